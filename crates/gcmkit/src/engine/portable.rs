@@ -1,0 +1,57 @@
+//! The portable constant-time engine: bitsliced AES, integer-multiply GF(2^128).
+
+use crate::aes::{soft, RoundKeys};
+use crate::field::{soft as field_soft, HashKey};
+
+/// How a counter block advances: GCM increments the last 4 bytes big-endian, AES-GCM-SIV
+/// the first 4 bytes little-endian; both wrap modulo 2^32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// GCM: last 4 bytes, big-endian.
+    Be32,
+    /// AES-GCM-SIV: first 4 bytes, little-endian.
+    Le32,
+}
+
+impl Counter {
+    /// The block `n` steps after `block`.
+    #[inline(always)]
+    pub fn add(self, block: &[u8; 16], n: u32) -> [u8; 16] {
+        let mut b = *block;
+        match self {
+            Counter::Be32 => {
+                let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(n);
+                b[12..].copy_from_slice(&c.to_be_bytes());
+            }
+            Counter::Le32 => {
+                let c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_add(n);
+                b[..4].copy_from_slice(&c.to_le_bytes());
+            }
+        }
+        b
+    }
+}
+
+/// XORs the keystream E(K, ctr), E(K, ctr+1), ... into `data`; returns the counter after
+/// the last block used.
+pub fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
+    let mut ctr = ctr;
+    let mut ks = [0u8; 64];
+    for chunk in data.chunks_mut(64) {
+        for i in 0..4 {
+            ks[16 * i..16 * i + 16].copy_from_slice(&kind.add(&ctr, i as u32));
+        }
+        soft::encrypt4(keys, &mut ks);
+        let used = chunk.len().div_ceil(16) as u32;
+        ctr = kind.add(&ctr, used);
+        for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+            *d ^= k;
+        }
+    }
+    zeroize::Zeroize::zeroize(&mut ks);
+    ctr
+}
+
+pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
+    field_soft::update_padded(key, acc, data);
+}

@@ -1,0 +1,206 @@
+//! GF(2^128) arithmetic for GHASH (GCM) and POLYVAL (AES-GCM-SIV).
+//!
+//! # One field core, two bit orders
+//! Elements are `u128` in POLYVAL order (RFC 8452): the block's bytes read as a
+//! little-endian integer, bit i = coefficient of x^i, modulo
+//!     p(x) = x^128 + x^127 + x^126 + x^121 + 1.
+//! POLYVAL's product is the Montgomery-style `dot(a, b) = a·b·x^-128 mod p`.
+//!
+//! GHASH lives in the same field with the bits of each byte reflected. RFC 8452
+//! Appendix A gives the exact bridge used here:
+//!     GHASH(H, X_1..X_n) = ByteReverse(POLYVAL(mulX(ByteReverse(H)), ByteReverse(X_i)...))
+//! Reading a GCM block as a *big-endian* integer is ByteReverse followed by the
+//! little-endian read, so GHASH is POLYVAL on big-endian loads with key mulX(H). Every
+//! engine therefore implements one multiply and one reduction.
+//!
+//! # Aggregation
+//! Horner's rule acc = dot(acc ^ X, H) serializes every block on a full multiply. With
+//! the dot-powers H^k := dot(H^(k-1), H) (= H^k·x^(-128(k-1))), k steps of Horner equal
+//!     acc' = dot(acc ^ X_1, H^k) ^ dot(X_2, H^(k-1)) ^ ... ^ dot(X_k, H^1),
+//! and because reduction is linear the k unreduced 256-bit products can be summed and
+//! reduced once. [`HashKey`] stores H^1..H^8 for that.
+
+pub(crate) mod soft;
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Which universal hash: decides how a 16-byte block maps to a field element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// GCM's GHASH: blocks are big-endian integers (bit-reflected field).
+    Ghash,
+    /// RFC 8452's POLYVAL: blocks are little-endian integers.
+    Polyval,
+}
+
+impl Flavor {
+    /// Loads a block as a field element.
+    #[inline(always)]
+    pub fn load(self, b: &[u8; 16]) -> u128 {
+        match self {
+            Flavor::Ghash => u128::from_be_bytes(*b),
+            Flavor::Polyval => u128::from_le_bytes(*b),
+        }
+    }
+
+    /// Stores a field element as a block.
+    #[inline(always)]
+    pub fn store(self, x: u128) -> [u8; 16] {
+        match self {
+            Flavor::Ghash => x.to_be_bytes(),
+            Flavor::Polyval => x.to_le_bytes(),
+        }
+    }
+}
+
+/// x·a mod p (RFC 8452 mulX_POLYVAL), constant time.
+#[inline]
+pub fn mul_x(a: u128) -> u128 {
+    // x^128 = x^127 + x^126 + x^121 + 1 mod p.
+    const R: u128 = (0xc200_0000_0000_0000u128 << 64) | 1;
+    let carry = 0u128.wrapping_sub(a >> 127);
+    (a << 1) ^ (carry & R)
+}
+
+/// Number of precomputed powers of H (the aggregation width of the portable engine and
+/// the tail width of the vector engines).
+pub const POWERS: usize = 8;
+
+/// A hash key: H in POLYVAL form and its dot-powers H^1..H^8. Zeroized on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct HashKey {
+    /// `powers[i]` = H^(i+1).
+    pub(crate) powers: [u128; POWERS],
+    #[zeroize(skip)]
+    pub(crate) flavor: Flavor,
+}
+
+impl core::fmt::Debug for HashKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "HashKey({:?}, <secret>)", self.flavor)
+    }
+}
+
+impl HashKey {
+    /// Key for GHASH from H = E(K, 0^128) as GCM defines it.
+    pub fn ghash(h: &[u8; 16]) -> Self {
+        Self::from_element(mul_x(u128::from_be_bytes(*h)), Flavor::Ghash)
+    }
+
+    /// Key for POLYVAL from its 16-byte key.
+    pub fn polyval(h: &[u8; 16]) -> Self {
+        Self::from_element(u128::from_le_bytes(*h), Flavor::Polyval)
+    }
+
+    fn from_element(h: u128, flavor: Flavor) -> Self {
+        let mut powers = [0u128; POWERS];
+        powers[0] = h;
+        for i in 1..POWERS {
+            powers[i] = soft::dot(powers[i - 1], h);
+        }
+        HashKey { powers, flavor }
+    }
+
+    /// The flavor (GHASH or POLYVAL).
+    pub fn flavor(&self) -> Flavor {
+        self.flavor
+    }
+
+    /// H^k for 1 <= k <= 8.
+    pub(crate) fn power(&self, k: usize) -> u128 {
+        self.powers[k - 1]
+    }
+}
+
+/// A running GHASH/POLYVAL computation over whole blocks, portable path. The vector
+/// engines have their own update functions with the same meaning.
+#[derive(Clone)]
+pub struct UniversalHash<'k> {
+    key: &'k HashKey,
+    acc: u128,
+}
+
+impl<'k> UniversalHash<'k> {
+    /// Starts a hash with accumulator 0.
+    pub fn new(key: &'k HashKey) -> Self {
+        UniversalHash { key, acc: 0 }
+    }
+
+    /// Absorbs data; a final partial block is zero-padded (so call with whole blocks
+    /// except at the end of a padded segment, as GCM and GCM-SIV do).
+    pub fn update_padded(&mut self, data: &[u8]) {
+        soft::update_padded(self.key, &mut self.acc, data);
+    }
+
+    /// The state as a block.
+    pub fn finalize(&self) -> [u8; 16] {
+        self.key.flavor.store(self.acc)
+    }
+
+    /// Raw accumulator (for engines that continue the computation).
+    pub fn acc(&self) -> u128 {
+        self.acc
+    }
+}
+
+/// The 16-byte length block of GCM: bitlen(A) || bitlen(C), big-endian 64-bit each.
+pub fn gcm_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_be_bytes());
+    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_be_bytes());
+    b
+}
+
+/// The 16-byte length block of AES-GCM-SIV: bitlen(A) || bitlen(M), little-endian.
+pub fn siv_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_le_bytes());
+    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_le_bytes());
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b16(s: &str) -> [u8; 16] {
+        hex::decode(s).unwrap().try_into().unwrap()
+    }
+
+    /// RFC 8452 Appendix A worked example.
+    #[test]
+    fn rfc8452_polyval_example() {
+        let key = HashKey::polyval(&b16("25629347589242761d31f826ba4b757b"));
+        let mut h = UniversalHash::new(&key);
+        h.update_padded(&b16("4f4f95668c83dfb6401762bb2d01a262"));
+        h.update_padded(&b16("d1a24ddd2721d006bbe45f20d3c9f362"));
+        assert_eq!(h.finalize(), b16("f7a3b47b846119fae5b7866cf5e5b77e"));
+    }
+
+    /// RFC 8452 Appendix A: the same inputs through GHASH.
+    #[test]
+    fn rfc8452_ghash_example() {
+        let key = HashKey::ghash(&b16("66e94bd4ef8a2c3b884cfa59ca342b2e"));
+        // GCM spec Test Case 2: GHASH(H, {}, C) = f38cbb1ad69223dcc3457ae5b6b0f885
+        let mut h = UniversalHash::new(&key);
+        h.update_padded(&b16("0388dace60b6a392f328c2b971b2fe78"));
+        h.update_padded(&gcm_length_block(0, 16));
+        assert_eq!(h.finalize(), b16("f38cbb1ad69223dcc3457ae5b6b0f885"));
+    }
+
+    /// Aggregated update equals Horner's rule block by block, for every length 0..40 blocks.
+    #[test]
+    fn aggregation_equals_horner() {
+        let key = HashKey::polyval(&b16("0123456789abcdef0fedcba987654321"));
+        let data: Vec<u8> = (0..640u32).map(|i| (i * 31 + 7) as u8).collect();
+        for n in 0..40 {
+            let mut agg = UniversalHash::new(&key);
+            agg.update_padded(&data[..16 * n]);
+            let mut acc = 0u128;
+            for blk in data[..16 * n].chunks_exact(16) {
+                acc = soft::dot(acc ^ u128::from_le_bytes(blk.try_into().unwrap()), key.power(1));
+            }
+            assert_eq!(agg.acc(), acc, "{n} blocks");
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! AES-GCM (NIST SP 800-38D; McGrew-Viega spec sec. 2) and GMAC.
+//!
+//! gcmkit's exact rules (docs/conventions): keys of 16, 24 or 32 bytes; IVs of any length
+//! from 1 byte (12 bytes take the fast path Y0 = IV || 0^31 1, others
+//! Y0 = GHASH(H, {}, IV)); tags of 16, 15, 14, 13, 12, 8 or 4 bytes; plaintext at most
+//! 2^36 - 32 bytes and AAD at most 2^61 - 1 bytes; the counter is incremented in its
+//! rightmost 32 bits modulo 2^32 (which really wraps for IVs other than 12 bytes).
+
+mod gmac;
+pub use gmac::Gmac;
+
+use crate::aes::RoundKeys;
+use crate::engine::{Counter, Engine};
+use crate::error::Error;
+use crate::field::{gcm_length_block, HashKey};
+use crate::tag::Tag;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use zeroize::Zeroize;
+
+/// Largest plaintext: 2^39 - 256 bits.
+pub const MAX_PLAINTEXT: u64 = (1 << 36) - 32;
+/// Largest AAD: 2^64 - 1 bits, rounded down to whole bytes.
+pub const MAX_AAD: u64 = (1 << 61) - 1;
+/// Largest IV (as for the AAD).
+pub const MAX_IV: u64 = (1 << 61) - 1;
+/// The tag lengths SP 800-38D allows.
+pub const TAG_LENGTHS: [usize; 7] = [16, 15, 14, 13, 12, 8, 4];
+
+pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
+    if TAG_LENGTHS.contains(&len) {
+        Ok(len)
+    } else {
+        Err(Error::InvalidTagLength { got: len, expected: "16, 15, 14, 13, 12, 8 or 4" })
+    }
+}
+
+/// Key material of one AES-GCM key: round keys, the GHASH key and the engine.
+#[derive(Clone, Debug)]
+pub(crate) struct GcmKey {
+    pub(crate) aes: RoundKeys,
+    pub(crate) h: HashKey,
+    pub(crate) engine: Engine,
+}
+
+impl GcmKey {
+    pub(crate) fn new(key: &[u8], engine: Engine) -> Result<Self, Error> {
+        let aes = RoundKeys::new(key)?;
+        let mut h = [[0u8; 16]];
+        engine.encrypt_blocks(&aes, &mut h);
+        let hk = HashKey::ghash(&h[0]);
+        h[0].zeroize();
+        Ok(GcmKey { aes, h: hk, engine })
+    }
+
+    /// The pre-counter block Y0.
+    pub(crate) fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
+        if iv.is_empty() || iv.len() as u64 > MAX_IV {
+            return Err(Error::InvalidNonceLength { got: iv.len(), expected: "1 to 2^61 - 1" });
+        }
+        if iv.len() == 12 {
+            let mut y = [0u8; 16];
+            y[..12].copy_from_slice(iv);
+            y[15] = 1;
+            return Ok(y);
+        }
+        let mut acc = 0u128;
+        self.engine.hash_update(&self.h, &mut acc, iv);
+        self.engine.hash_update(&self.h, &mut acc, &gcm_length_block(0, iv.len() as u64));
+        Ok(acc.to_be_bytes())
+    }
+
+    /// E(K, Y0), which masks the hash into the tag.
+    fn tag_mask(&self, y0: &[u8; 16]) -> [u8; 16] {
+        let mut b = [*y0];
+        self.engine.encrypt_blocks(&self.aes, &mut b);
+        b[0]
+    }
+
+    fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+        if data_len as u64 > MAX_PLAINTEXT {
+            return Err(Error::MessageTooLong { len: data_len as u64, max: MAX_PLAINTEXT });
+        }
+        if aad.len() as u64 > MAX_AAD {
+            return Err(Error::AadTooLong { len: aad.len() as u64, max: MAX_AAD });
+        }
+        Ok(())
+    }
+
+    fn finish(&self, y0: &[u8; 16], mut acc: u128, aad_len: usize, data_len: usize) -> [u8; 16] {
+        let len = gcm_length_block(aad_len as u64, data_len as u64);
+        self.engine.hash_update(&self.h, &mut acc, &len);
+        let mask = self.tag_mask(y0);
+        let mut t = acc.to_be_bytes();
+        for (t, m) in t.iter_mut().zip(mask.iter()) {
+            *t ^= m;
+        }
+        t
+    }
+
+    /// Encrypts `buf` in place; returns the full 16-byte tag.
+    pub(crate) fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
+        Self::check_lengths(aad, buf.len())?;
+        let y0 = self.y0(iv)?;
+        let mut acc = 0u128;
+        self.engine.hash_update(&self.h, &mut acc, aad);
+        self.engine.gcm_seal(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
+        Ok(self.finish(&y0, acc, aad.len(), buf.len()))
+    }
+
+    /// Decrypts `buf` in place if `tag` (a prefix of the full tag, length checked by the
+    /// caller) verifies; otherwise zeroes `buf`.
+    pub(crate) fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        Self::check_lengths(aad, buf.len())?;
+        let y0 = self.y0(iv)?;
+        let mut acc = 0u128;
+        self.engine.hash_update(&self.h, &mut acc, aad);
+        self.engine.gcm_open(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
+        let expected = Tag::truncate(self.finish(&y0, acc, aad.len(), buf.len()), tag.len());
+        if expected.ct_eq_slice(tag) {
+            Ok(())
+        } else {
+            buf.zeroize();
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+/// AES-GCM with a 16-, 24- or 32-byte key, any IV length and a chosen tag length.
+///
+/// ```
+/// let key = [0x42u8; 16];
+/// let gcm = gcmkit::AesGcm::new(&key)?;
+/// let ct = gcm.encrypt(&[0u8; 12], b"hello", b"header")?;
+/// assert_eq!(gcm.decrypt(&[0u8; 12], &ct, b"header")?, b"hello");
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct AesGcm {
+    key: GcmKey,
+    tag_len: usize,
+}
+
+impl AesGcm {
+    /// A key object on the engine [`Engine::selected`] names.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_engine(key, Engine::selected()?)
+    }
+
+    /// A key object on a given engine (an error if the CPU lacks it).
+    pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
+        Ok(AesGcm { key: GcmKey::new(key, engine.check()?)?, tag_len: 16 })
+    }
+
+    /// The same key with tags of `len` bytes (16, 15, 14, 13, 12, 8 or 4).
+    pub fn with_tag_len(mut self, len: usize) -> Result<Self, Error> {
+        self.tag_len = check_tag_len(len)?;
+        Ok(self)
+    }
+
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    /// The engine this key object runs on.
+    pub fn engine(&self) -> Engine {
+        self.key.engine
+    }
+
+    /// Encrypts; returns ciphertext || tag.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        GcmKey::check_lengths(aad, plaintext.len())?;
+        let mut out = Vec::with_capacity(plaintext.len() + self.tag_len);
+        out.extend_from_slice(plaintext);
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
+        out.extend_from_slice(tag.as_ref());
+        Ok(out)
+    }
+
+    /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
+    #[cfg(feature = "alloc")]
+    pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        let ct_len = ciphertext
+            .len()
+            .checked_sub(self.tag_len)
+            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+        GcmKey::check_lengths(aad, ct_len)?;
+        let (ct, tag) = ciphertext.split_at(ct_len);
+        let mut out = ct.to_vec();
+        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// Encrypts `buf` in place and returns the tag. Allocates nothing.
+    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        Ok(Tag::truncate(self.key.seal(nonce, aad, buf)?, self.tag_len))
+    }
+
+    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
+    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        if tag.len() != self.tag_len {
+            return Err(Error::InvalidTagLength { got: tag.len(), expected: "the key object's tag length" });
+        }
+        self.key.open(nonce, aad, buf, tag)
+    }
+
+    /// Encrypts `plaintext` into `out`, which must be `plaintext.len() + tag_len()` long
+    /// (ciphertext then tag). Allocates nothing.
+    pub fn encrypt_into(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let need = plaintext.len().saturating_add(self.tag_len);
+        if out.len() != need {
+            return Err(Error::BufferSize { got: out.len(), expected: need });
+        }
+        let (ct, tag_out) = out.split_at_mut(plaintext.len());
+        ct.copy_from_slice(plaintext);
+        let tag = self.encrypt_in_place_detached(nonce, aad, ct)?;
+        tag_out.copy_from_slice(tag.as_ref());
+        Ok(())
+    }
+
+    /// Decrypts ciphertext || tag into `out` (`ciphertext.len() - tag_len()` long).
+    /// On failure `out` is zeroed.
+    pub fn decrypt_into(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let ct_len = ciphertext
+            .len()
+            .checked_sub(self.tag_len)
+            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+        if out.len() != ct_len {
+            return Err(Error::BufferSize { got: out.len(), expected: ct_len });
+        }
+        let (ct, tag) = ciphertext.split_at(ct_len);
+        out.copy_from_slice(ct);
+        self.decrypt_in_place_detached(nonce, aad, out, tag)
+    }
+}

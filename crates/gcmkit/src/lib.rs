@@ -1,0 +1,83 @@
+//! # gcmkit: the GCM family of authenticated encryption
+//!
+//! One Rust core for AES-GCM (any IV length, the SP 800-38D tag lengths), GMAC and
+//! AES-GCM-SIV (RFC 8452), with a portable constant-time engine everywhere and
+//! hardware engines on x86_64. Same words as pyca/cryptography:
+//! `encrypt(nonce, plaintext, aad)` / `decrypt(nonce, ciphertext, aad)`.
+//!
+//! ```
+//! # fn main() -> Result<(), gcmkit::Error> {
+//! let key = [0x11u8; 32];
+//! let nonce = [0x22u8; 12];
+//! let gcm = gcmkit::AesGcm::new(&key)?;
+//! let ct = gcm.encrypt(&nonce, b"attack at dawn", b"header")?;
+//! assert_eq!(gcm.decrypt(&nonce, &ct, b"header")?, b"attack at dawn");
+//!
+//! // Zero-copy: in place, tag detached; the buffer is zeroed if decryption fails.
+//! let mut buf = *b"in place";
+//! let tag = gcm.encrypt_in_place_detached(&nonce, b"", &mut buf)?;
+//! gcm.decrypt_in_place_detached(&nonce, b"", &mut buf, tag.as_ref())?;
+//!
+//! // Nonce-misuse resistance: AES-GCM-SIV.
+//! let siv = gcmkit::AesGcmSiv::new(&key)?;
+//! let ct = siv.encrypt(&nonce, b"same nonce is fine", b"")?;
+//! # let _ = ct;
+//!
+//! // A MAC over data with a nonce.
+//! let mac = gcmkit::Gmac::new(&key)?.with_tag_len(12)?;
+//! let t = mac.compute(&nonce, b"data")?;
+//! mac.verify(&nonce, b"data", t.as_ref())?;
+//! # Ok(()) }
+//! ```
+//!
+//! ## Which algorithm when
+//! - [`AesGcm`]: the standard AEAD; fastest; a nonce must never repeat under one key.
+//! - [`AesGcmSiv`]: when nonces might repeat (random nonces at high volume, stateless
+//!   senders). A repeated nonce only reveals whether two messages were equal.
+//! - [`Gmac`]: authentication only.
+//! - [`hazmat`]: building blocks for experts and for reproducing the papers.
+//!
+//! ## Safety properties
+//! Every default path is constant time (no secret-dependent branch, loop bound or memory
+//! index); tags are compared in constant time; key material is zeroized on drop and
+//! never printed by `Debug`; failed decryption returns [`Error::AuthenticationFailed`] and
+//! zeroes the output. Bad input gets a typed [`Error`], never a panic.
+#![cfg_attr(not(test), no_std)]
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod aead_traits;
+pub mod aes;
+pub mod engine;
+mod error;
+pub mod field;
+mod gcm;
+mod siv;
+mod tag;
+
+pub use aead;
+pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
+pub use engine::Engine;
+pub use error::Error;
+pub use gcm::{AesGcm, Gmac};
+pub use siv::AesGcmSiv;
+pub use tag::Tag;
+
+/// Limits and fixed sizes of each algorithm.
+pub mod limits {
+    pub use crate::gcm::{MAX_AAD as GCM_MAX_AAD, MAX_IV as GCM_MAX_IV, MAX_PLAINTEXT as GCM_MAX_PLAINTEXT, TAG_LENGTHS as GCM_TAG_LENGTHS};
+    pub use crate::siv::{MAX_LEN as SIV_MAX_LEN, NONCE_LEN as SIV_NONCE_LEN, TAG_LEN as SIV_TAG_LEN};
+}
+
+/// Building blocks for experts. Each item says what it gives up.
+pub mod hazmat {
+    pub use crate::siv::plus::GcmSivPlus;
+}
+
+/// The crate version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,222 @@
+//! AES-GCM-SIV (RFC 8452) and its inner construction GCM-SIV+ (Gueron-Langley-Lindell
+//! 2017, sec. 3).
+//!
+//! GCM-SIV+ with a POLYVAL key K1 and an AES key K2, nonce N (12 bytes):
+//!   S   = POLYVAL(K1, pad16(A) || pad16(M) || LE64(bitlen A) || LE64(bitlen M))
+//!   S  ^= N (bytes 0..11);  S[15] &= 0x7f
+//!   TAG = AES(K2, S)
+//!   C   = M xor AES-CTR(K2, TAG with bit 127 set, 32-bit little-endian counter in
+//!         bytes 0..3)
+//! AES-GCM-SIV derives K1 and K2 from the key-generating key and the nonce (DeriveKey)
+//! and runs GCM-SIV+. Decryption runs CTR first (the tag is the IV), hashes the
+//! plaintext, and releases it only if the recomputed tag matches; otherwise the buffer
+//! is zeroed.
+
+pub(crate) mod plus;
+
+use crate::aes::RoundKeys;
+use crate::engine::{Counter, Engine};
+use crate::error::Error;
+use crate::field::{siv_length_block, HashKey};
+use crate::tag::Tag;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use zeroize::Zeroize;
+
+/// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
+pub const MAX_LEN: u64 = 1 << 36;
+/// Nonce length.
+pub const NONCE_LEN: usize = 12;
+/// Tag length.
+pub const TAG_LEN: usize = 16;
+
+pub(crate) fn check_nonce(nonce: &[u8]) -> Result<&[u8; 12], Error> {
+    nonce.try_into().map_err(|_| Error::InvalidNonceLength { got: nonce.len(), expected: "12" })
+}
+
+fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+    if data_len as u64 > MAX_LEN {
+        return Err(Error::MessageTooLong { len: data_len as u64, max: MAX_LEN });
+    }
+    if aad.len() as u64 > MAX_LEN {
+        return Err(Error::AadTooLong { len: aad.len() as u64, max: MAX_LEN });
+    }
+    Ok(())
+}
+
+/// The tag of GCM-SIV+ for a message already in plaintext form.
+fn siv_tag(engine: Engine, k1: &HashKey, k2: &RoundKeys, nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> [u8; 16] {
+    let mut acc = 0u128;
+    engine.hash_update(k1, &mut acc, aad);
+    engine.hash_update(k1, &mut acc, msg);
+    engine.hash_update(k1, &mut acc, &siv_length_block(aad.len() as u64, msg.len() as u64));
+    let mut s = [acc.to_le_bytes()];
+    for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
+        *b ^= n;
+    }
+    s[0][15] &= 0x7f;
+    engine.encrypt_blocks(k2, &mut s);
+    s[0]
+}
+
+fn counter_from_tag(tag: &[u8; 16]) -> [u8; 16] {
+    let mut c = *tag;
+    c[15] |= 0x80;
+    c
+}
+
+/// GCM-SIV+ encryption in place; returns the tag.
+pub(crate) fn seal_plus(
+    engine: Engine,
+    k1: &HashKey,
+    k2: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> Result<[u8; 16], Error> {
+    check_lengths(aad, buf.len())?;
+    let tag = siv_tag(engine, k1, k2, nonce, aad, buf);
+    engine.ctr_xor(k2, Counter::Le32, counter_from_tag(&tag), buf);
+    Ok(tag)
+}
+
+/// GCM-SIV+ decryption in place; zeroes `buf` on failure.
+pub(crate) fn open_plus(
+    engine: Engine,
+    k1: &HashKey,
+    k2: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<(), Error> {
+    check_lengths(aad, buf.len())?;
+    let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength { got: tag.len(), expected: "16" })?;
+    engine.ctr_xor(k2, Counter::Le32, counter_from_tag(tag), buf);
+    let expected = Tag::truncate(siv_tag(engine, k1, k2, nonce, aad, buf), 16);
+    if expected.ct_eq_slice(tag) {
+        Ok(())
+    } else {
+        buf.zeroize();
+        Err(Error::AuthenticationFailed)
+    }
+}
+
+/// Per-nonce keys of AES-GCM-SIV.
+pub(crate) struct DerivedKeys {
+    pub(crate) auth: HashKey,
+    pub(crate) enc: RoundKeys,
+}
+
+/// AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: nonce-misuse resistant AEAD.
+///
+/// ```
+/// let siv = gcmkit::AesGcmSiv::new(&[7u8; 32])?;
+/// let ct = siv.encrypt(&[1u8; 12], b"data", b"")?;
+/// assert_eq!(ct.len(), 4 + 16);
+/// assert_eq!(siv.decrypt(&[1u8; 12], &ct, b"")?, b"data");
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct AesGcmSiv {
+    kgk: RoundKeys,
+    engine: Engine,
+}
+
+impl AesGcmSiv {
+    /// A key object on the engine [`Engine::selected`] names.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_engine(key, Engine::selected()?)
+    }
+
+    /// A key object on a given engine.
+    pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
+        if key.len() != 16 && key.len() != 32 {
+            return Err(Error::InvalidKeyLength { got: key.len(), expected: "16 or 32" });
+        }
+        Ok(AesGcmSiv { kgk: RoundKeys::new(key)?, engine: engine.check()? })
+    }
+
+    /// The engine this key object runs on.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Tag length (always 16).
+    pub fn tag_len(&self) -> usize {
+        TAG_LEN
+    }
+
+    /// RFC 8452 DeriveKey: the message-authentication and message-encryption keys for a
+    /// nonce, from AES(K, LE32(i) || N) for i = 0..3 (AES-128) or 0..5 (AES-256), keeping
+    /// the first 8 bytes of each block.
+    pub(crate) fn derive(&self, nonce: &[u8; 12]) -> Result<DerivedKeys, Error> {
+        let n = if self.kgk.key_bits() == 256 { 6 } else { 4 };
+        let mut blocks = [[0u8; 16]; 6];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            b[..4].copy_from_slice(&(i as u32).to_le_bytes());
+            b[4..].copy_from_slice(nonce);
+        }
+        self.engine.encrypt_blocks(&self.kgk, &mut blocks[..n]);
+        let mut auth = [0u8; 16];
+        auth[..8].copy_from_slice(&blocks[0][..8]);
+        auth[8..].copy_from_slice(&blocks[1][..8]);
+        let mut enc = [0u8; 32];
+        for i in 2..n {
+            enc[8 * (i - 2)..8 * (i - 1)].copy_from_slice(&blocks[i][..8]);
+        }
+        let keys = DerivedKeys {
+            auth: HashKey::polyval(&auth),
+            enc: RoundKeys::new(&enc[..8 * (n - 2)])?,
+        };
+        blocks.zeroize();
+        auth.zeroize();
+        enc.zeroize();
+        Ok(keys)
+    }
+
+    /// Encrypts; returns ciphertext || tag.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        check_lengths(aad, plaintext.len())?;
+        let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
+        out.extend_from_slice(plaintext);
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
+        out.extend_from_slice(tag.as_ref());
+        Ok(out)
+    }
+
+    /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
+    #[cfg(feature = "alloc")]
+    pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        let ct_len = ciphertext
+            .len()
+            .checked_sub(TAG_LEN)
+            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: TAG_LEN })?;
+        check_lengths(aad, ct_len)?;
+        let (ct, tag) = ciphertext.split_at(ct_len);
+        let mut out = ct.to_vec();
+        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// Encrypts `buf` in place and returns the tag.
+    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        let nonce = check_nonce(nonce)?;
+        check_lengths(aad, buf.len())?;
+        let k = self.derive(nonce)?;
+        Ok(Tag::truncate(seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?, TAG_LEN))
+    }
+
+    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
+    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let nonce = check_nonce(nonce)?;
+        if tag.len() != TAG_LEN {
+            return Err(Error::InvalidTagLength { got: tag.len(), expected: "16" });
+        }
+        check_lengths(aad, buf.len())?;
+        let k = self.derive(nonce)?;
+        open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
+    }
+}
+

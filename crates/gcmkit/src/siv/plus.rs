@@ -1,0 +1,47 @@
+//! GCM-SIV+ with explicit keys (hazmat): AES-GCM-SIV without DeriveKey.
+
+use super::{check_nonce, open_plus, seal_plus, TAG_LEN};
+use crate::aes::RoundKeys;
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::field::HashKey;
+use crate::tag::Tag;
+
+/// GCM-SIV+ (seed 003 sec. 3): the caller supplies the POLYVAL key K1 (16 bytes) and the
+/// AES key K2 (16 or 32 bytes). Reusing (K1, K2) across many messages loses the per-nonce
+/// key separation that makes AES-GCM-SIV's bounds good; use [`crate::AesGcmSiv`] unless
+/// you are reproducing the paper or already derive per-nonce keys yourself.
+#[derive(Clone, Debug)]
+pub struct GcmSivPlus {
+    k1: HashKey,
+    k2: RoundKeys,
+    engine: Engine,
+}
+
+impl GcmSivPlus {
+    /// Keys K1 (POLYVAL, 16 bytes) and K2 (AES, 16 or 32 bytes).
+    pub fn new(k1: &[u8], k2: &[u8]) -> Result<Self, Error> {
+        Self::with_engine(k1, k2, Engine::selected()?)
+    }
+
+    /// The same on a given engine.
+    pub fn with_engine(k1: &[u8], k2: &[u8], engine: Engine) -> Result<Self, Error> {
+        let k1: &[u8; 16] = k1.try_into().map_err(|_| Error::InvalidKeyLength { got: k1.len(), expected: "16 (K1)" })?;
+        if k2.len() != 16 && k2.len() != 32 {
+            return Err(Error::InvalidKeyLength { got: k2.len(), expected: "16 or 32 (K2)" });
+        }
+        Ok(GcmSivPlus { k1: HashKey::polyval(k1), k2: RoundKeys::new(k2)?, engine: engine.check()? })
+    }
+
+    /// Encrypts `buf` in place and returns the 16-byte tag.
+    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        let nonce = check_nonce(nonce)?;
+        Ok(Tag::truncate(seal_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf)?, TAG_LEN))
+    }
+
+    /// Decrypts `buf` in place; zeroes it on failure.
+    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let nonce = check_nonce(nonce)?;
+        open_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf, tag)
+    }
+}
