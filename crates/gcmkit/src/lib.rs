@@ -76,6 +76,7 @@ pub mod limits {
 
 /// Building blocks for experts. Each item says what it gives up.
 pub mod hazmat {
+    pub use crate::gcm::{trace as gcm_trace, GcmTrace};
     pub use crate::siv::plus::GcmSivPlus;
 }
 

@@ -235,3 +235,31 @@ impl AesGcm {
         self.decrypt_in_place_detached(nonce, aad, out, tag)
     }
 }
+
+/// The intermediate values of the spec's Appendix B for one AES-GCM computation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GcmTrace {
+    /// The hash subkey H = E(K, 0^128).
+    pub h: [u8; 16],
+    /// The pre-counter block Y0.
+    pub y0: [u8; 16],
+    /// E(K, Y0), the tag mask.
+    pub e_k_y0: [u8; 16],
+    /// GHASH(H, A, C).
+    pub ghash: [u8; 16],
+}
+
+/// Computes the Appendix B intermediates for key, IV, AAD and *ciphertext* (hazmat: it
+/// returns H and E(K, Y0), which are secret).
+pub fn trace(key: &[u8], iv: &[u8], aad: &[u8], ciphertext: &[u8]) -> Result<GcmTrace, Error> {
+    let k = GcmKey::new(key, Engine::selected()?)?;
+    GcmKey::check_lengths(aad, ciphertext.len())?;
+    let mut h = [[0u8; 16]];
+    k.engine.encrypt_blocks(&k.aes, &mut h);
+    let y0 = k.y0(iv)?;
+    let mut acc = 0u128;
+    k.engine.hash_update(&k.h, &mut acc, aad);
+    k.engine.hash_update(&k.h, &mut acc, ciphertext);
+    k.engine.hash_update(&k.h, &mut acc, &gcm_length_block(aad.len() as u64, ciphertext.len() as u64));
+    Ok(GcmTrace { h: h[0], y0, e_k_y0: k.tag_mask(&y0), ghash: acc.to_be_bytes() })
+}

