@@ -65,14 +65,39 @@ macro_rules! fixed_aead {
             ) -> aead::Result<()> {
                 let buf = buffer.into_out_with_copied_in();
                 self.inner
-                    .decrypt_in_place_detached(nonce.as_slice(), associated_data, buf, tag.as_slice())
+                    .decrypt_in_place_detached(
+                        nonce.as_slice(),
+                        associated_data,
+                        buf,
+                        tag.as_slice(),
+                    )
                     .map_err(|_| aead::Error)
             }
         }
     };
 }
 
-fixed_aead!(Aes128Gcm, AesGcm, U16, "AES-128-GCM with 12-byte nonces and 16-byte tags (`aead` traits).");
-fixed_aead!(Aes256Gcm, AesGcm, U32, "AES-256-GCM with 12-byte nonces and 16-byte tags (`aead` traits).");
-fixed_aead!(Aes128GcmSiv, AesGcmSiv, U16, "AES-128-GCM-SIV (RFC 8452) with the `aead` traits.");
-fixed_aead!(Aes256GcmSiv, AesGcmSiv, U32, "AES-256-GCM-SIV (RFC 8452) with the `aead` traits.");
+fixed_aead!(
+    Aes128Gcm,
+    AesGcm,
+    U16,
+    "AES-128-GCM with 12-byte nonces and 16-byte tags (`aead` traits)."
+);
+fixed_aead!(
+    Aes256Gcm,
+    AesGcm,
+    U32,
+    "AES-256-GCM with 12-byte nonces and 16-byte tags (`aead` traits)."
+);
+fixed_aead!(
+    Aes128GcmSiv,
+    AesGcmSiv,
+    U16,
+    "AES-128-GCM-SIV (RFC 8452) with the `aead` traits."
+);
+fixed_aead!(
+    Aes256GcmSiv,
+    AesGcmSiv,
+    U32,
+    "AES-256-GCM-SIV (RFC 8452) with the `aead` traits."
+);

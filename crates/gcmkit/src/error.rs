@@ -50,7 +50,10 @@ impl fmt::Display for Error {
                 write!(f, "associated data too long: {len} bytes (maximum {max})")
             }
             Error::CiphertextTooShort { len, min } => {
-                write!(f, "ciphertext too short: {len} bytes (at least {min} needed for the tag)")
+                write!(
+                    f,
+                    "ciphertext too short: {len} bytes (at least {min} needed for the tag)"
+                )
             }
             Error::BufferSize { got, expected } => {
                 write!(f, "output buffer has {got} bytes, {expected} needed")

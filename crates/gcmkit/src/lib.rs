@@ -57,6 +57,8 @@ pub mod engine;
 mod error;
 pub mod field;
 mod gcm;
+#[cfg(feature = "alloc")]
+pub mod selftest;
 mod siv;
 mod tag;
 
@@ -70,8 +72,13 @@ pub use tag::Tag;
 
 /// Limits and fixed sizes of each algorithm.
 pub mod limits {
-    pub use crate::gcm::{MAX_AAD as GCM_MAX_AAD, MAX_IV as GCM_MAX_IV, MAX_PLAINTEXT as GCM_MAX_PLAINTEXT, TAG_LENGTHS as GCM_TAG_LENGTHS};
-    pub use crate::siv::{MAX_LEN as SIV_MAX_LEN, NONCE_LEN as SIV_NONCE_LEN, TAG_LEN as SIV_TAG_LEN};
+    pub use crate::gcm::{
+        MAX_AAD as GCM_MAX_AAD, MAX_IV as GCM_MAX_IV, MAX_PLAINTEXT as GCM_MAX_PLAINTEXT,
+        TAG_LENGTHS as GCM_TAG_LENGTHS,
+    };
+    pub use crate::siv::{
+        MAX_LEN as SIV_MAX_LEN, NONCE_LEN as SIV_NONCE_LEN, TAG_LEN as SIV_TAG_LEN,
+    };
 }
 
 /// Building blocks for experts. Each item says what it gives up.

@@ -16,17 +16,26 @@ impl Tag {
         let mut bytes = full;
         let len = len.min(16);
         bytes[len..].fill(0);
-        Tag { bytes, len: len as u8 }
+        Tag {
+            bytes,
+            len: len as u8,
+        }
     }
 
     /// Builds a tag from bytes (1 to 16 of them).
     pub fn from_slice(tag: &[u8]) -> Result<Self, Error> {
         if tag.is_empty() || tag.len() > 16 {
-            return Err(Error::InvalidTagLength { got: tag.len(), expected: "1 to 16" });
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "1 to 16",
+            });
         }
         let mut bytes = [0u8; 16];
         bytes[..tag.len()].copy_from_slice(tag);
-        Ok(Tag { bytes, len: tag.len() as u8 })
+        Ok(Tag {
+            bytes,
+            len: tag.len() as u8,
+        })
     }
 
     /// Tag length in bytes.

@@ -10,8 +10,12 @@ use proptest::prelude::*;
 fn ref_gcm(key: &[u8], nonce: &[u8], pt: &[u8], aad: &[u8]) -> Vec<u8> {
     let mut buf = pt.to_vec();
     let tag = match (key.len(), nonce.len()) {
-        (16, 12) => aes_gcm::Aes128Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
-        (32, 12) => aes_gcm::Aes256Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        (16, 12) => aes_gcm::Aes128Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
+        (32, 12) => aes_gcm::Aes256Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
         (16, 16) => aes_gcm::AesGcm::<aes_gcm::aes::Aes128, U16>::new_from_slice(key)
             .unwrap()
             .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into()),
@@ -28,9 +32,13 @@ fn ref_gcm(key: &[u8], nonce: &[u8], pt: &[u8], aad: &[u8]) -> Vec<u8> {
 fn ref_siv(key: &[u8], nonce: &[u8], pt: &[u8], aad: &[u8]) -> Vec<u8> {
     let mut buf = pt.to_vec();
     let tag = if key.len() == 16 {
-        aes_gcm_siv::Aes128GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
+        aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
     } else {
-        aes_gcm_siv::Aes256GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
+        aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce.try_into().unwrap(), aad, buf.as_mut_slice().into())
     }
     .unwrap();
     buf.extend_from_slice(&tag);

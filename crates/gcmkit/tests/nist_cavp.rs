@@ -58,9 +58,16 @@ fn run_file(name: &str, decrypt_file: bool) -> usize {
         let f = |k: &str| unhex(r.fields.get(k).map(String::as_str).unwrap_or(""));
         let (key, iv, aad, ct, tag) = (f("Key"), f("IV"), f("AAD"), f("CT"), f("Tag"));
         // Every engine on a sample; the fastest engine on all (CAVP is large).
-        let es: &[gcmkit::Engine] = if i % 16 == 0 { &engines } else { &engines[engines.len() - 1..] };
+        let es: &[gcmkit::Engine] = if i % 16 == 0 {
+            &engines
+        } else {
+            &engines[engines.len() - 1..]
+        };
         for &e in es {
-            let gcm = AesGcm::with_engine(&key, e).unwrap().with_tag_len(tag.len()).unwrap();
+            let gcm = AesGcm::with_engine(&key, e)
+                .unwrap()
+                .with_tag_len(tag.len())
+                .unwrap();
             let mut ct_tag = ct.clone();
             ct_tag.extend_from_slice(&tag);
             let res = gcm.decrypt(&iv, &ct_tag, &aad);
@@ -69,8 +76,16 @@ fn run_file(name: &str, decrypt_file: bool) -> usize {
                 continue;
             }
             let pt = f("PT");
-            assert_eq!(res.unwrap_or_else(|err| panic!("{name} record {i}: {err}")), pt, "{name} record {i}");
-            assert_eq!(gcm.encrypt(&iv, &pt, &aad).unwrap(), ct_tag, "{name} record {i} encrypt");
+            assert_eq!(
+                res.unwrap_or_else(|err| panic!("{name} record {i}: {err}")),
+                pt,
+                "{name} record {i}"
+            );
+            assert_eq!(
+                gcm.encrypt(&iv, &pt, &aad).unwrap(),
+                ct_tag,
+                "{name} record {i} encrypt"
+            );
         }
     }
     recs.len()

@@ -8,7 +8,9 @@ use gcmkit::{AesGcm, AesGcmSiv, Error, Gmac};
 use proptest::prelude::*;
 
 fn bytes(n: usize, seed: u8) -> Vec<u8> {
-    (0..n).map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed)).collect()
+    (0..n)
+        .map(|i| (i as u8).wrapping_mul(37).wrapping_add(seed))
+        .collect()
 }
 
 /// Lengths 0..5000 that cross every block and aggregation boundary.
@@ -45,51 +47,93 @@ fn every_single_bit_flip_is_rejected_and_zeroes_output() {
     let gcm = AesGcm::new(&[7; 16]).unwrap();
     let siv = AesGcmSiv::new(&[7; 16]).unwrap();
     let (nonce, pt, aad) = ([3u8; 12], bytes(33, 5), bytes(17, 6));
-    for (name, ct) in [("gcm", gcm.encrypt(&nonce, &pt, &aad).unwrap()), ("siv", siv.encrypt(&nonce, &pt, &aad).unwrap())] {
-        let dec = |n: &[u8], c: &[u8], a: &[u8]| if name == "gcm" { gcm.decrypt(n, c, a) } else { siv.decrypt(n, c, a) };
+    for (name, ct) in [
+        ("gcm", gcm.encrypt(&nonce, &pt, &aad).unwrap()),
+        ("siv", siv.encrypt(&nonce, &pt, &aad).unwrap()),
+    ] {
+        let dec = |n: &[u8], c: &[u8], a: &[u8]| {
+            if name == "gcm" {
+                gcm.decrypt(n, c, a)
+            } else {
+                siv.decrypt(n, c, a)
+            }
+        };
         for bit in 0..ct.len() * 8 {
             let mut c = ct.clone();
             c[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(dec(&nonce, &c, &aad), Err(Error::AuthenticationFailed), "{name} ct bit {bit}");
+            assert_eq!(
+                dec(&nonce, &c, &aad),
+                Err(Error::AuthenticationFailed),
+                "{name} ct bit {bit}"
+            );
         }
         for bit in 0..aad.len() * 8 {
             let mut a = aad.clone();
             a[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(dec(&nonce, &ct, &a), Err(Error::AuthenticationFailed), "{name} aad bit {bit}");
+            assert_eq!(
+                dec(&nonce, &ct, &a),
+                Err(Error::AuthenticationFailed),
+                "{name} aad bit {bit}"
+            );
         }
         for bit in 0..96 {
             let mut n = nonce;
             n[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(dec(&n, &ct, &aad), Err(Error::AuthenticationFailed), "{name} nonce bit {bit}");
+            assert_eq!(
+                dec(&n, &ct, &aad),
+                Err(Error::AuthenticationFailed),
+                "{name} nonce bit {bit}"
+            );
         }
     }
     // In place: the buffer is zeroed on failure.
     let mut buf = pt.clone();
-    let tag = gcm.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+    let tag = gcm
+        .encrypt_in_place_detached(&nonce, &aad, &mut buf)
+        .unwrap();
     let mut bad = tag.as_ref().to_vec();
     bad[0] ^= 0x80;
-    assert_eq!(gcm.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad), Err(Error::AuthenticationFailed));
+    assert_eq!(
+        gcm.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad),
+        Err(Error::AuthenticationFailed)
+    );
     assert!(buf.iter().all(|&b| b == 0), "gcm buffer not zeroed");
     let mut buf = pt.clone();
-    let tag = siv.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+    let tag = siv
+        .encrypt_in_place_detached(&nonce, &aad, &mut buf)
+        .unwrap();
     let mut bad = tag.as_ref().to_vec();
     bad[15] ^= 1;
-    assert_eq!(siv.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad), Err(Error::AuthenticationFailed));
+    assert_eq!(
+        siv.decrypt_in_place_detached(&nonce, &aad, &mut buf, &bad),
+        Err(Error::AuthenticationFailed)
+    );
     assert!(buf.iter().all(|&b| b == 0), "siv buffer not zeroed");
 }
 
 #[test]
 fn bad_lengths_get_the_right_error() {
     for n in [0, 8, 15, 17, 20, 31, 33] {
-        assert!(matches!(AesGcm::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
-        assert!(matches!(Gmac::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
+        assert!(
+            matches!(AesGcm::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n)
+        );
+        assert!(
+            matches!(Gmac::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n)
+        );
     }
     for n in [0, 8, 15, 17, 24, 31, 33] {
-        assert!(matches!(AesGcmSiv::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n));
+        assert!(
+            matches!(AesGcmSiv::new(&vec![0; n]), Err(Error::InvalidKeyLength { got, .. }) if got == n)
+        );
     }
     for t in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 17, 32] {
-        assert!(matches!(AesGcm::new(&[0; 16]).unwrap().with_tag_len(t), Err(Error::InvalidTagLength { got, .. }) if got == t));
-        assert!(matches!(Gmac::new(&[0; 16]).unwrap().with_tag_len(t), Err(Error::InvalidTagLength { .. })));
+        assert!(
+            matches!(AesGcm::new(&[0; 16]).unwrap().with_tag_len(t), Err(Error::InvalidTagLength { got, .. }) if got == t)
+        );
+        assert!(matches!(
+            Gmac::new(&[0; 16]).unwrap().with_tag_len(t),
+            Err(Error::InvalidTagLength { .. })
+        ));
     }
     for t in [16, 15, 14, 13, 12, 8, 4] {
         let g = AesGcm::new(&[0; 16]).unwrap().with_tag_len(t).unwrap();
@@ -97,20 +141,40 @@ fn bad_lengths_get_the_right_error() {
         assert_eq!(ct.len(), 3 + t);
         assert_eq!(g.decrypt(&[1; 7], &ct, b"").unwrap(), b"abc");
         // Too short to hold the tag.
-        assert!(matches!(g.decrypt(&[1; 7], &ct[..t - 1], b""), Err(Error::CiphertextTooShort { .. })));
+        assert!(matches!(
+            g.decrypt(&[1; 7], &ct[..t - 1], b""),
+            Err(Error::CiphertextTooShort { .. })
+        ));
         // A tag of the wrong length in the detached API.
         let mut buf = [0u8; 3];
-        assert!(matches!(g.decrypt_in_place_detached(&[1; 7], b"", &mut buf, &[0; 3]), Err(Error::InvalidTagLength { .. })));
+        assert!(matches!(
+            g.decrypt_in_place_detached(&[1; 7], b"", &mut buf, &[0; 3]),
+            Err(Error::InvalidTagLength { .. })
+        ));
     }
     let gcm = AesGcm::new(&[0; 16]).unwrap();
-    assert!(matches!(gcm.encrypt(&[], b"x", b""), Err(Error::InvalidNonceLength { got: 0, .. })));
+    assert!(matches!(
+        gcm.encrypt(&[], b"x", b""),
+        Err(Error::InvalidNonceLength { got: 0, .. })
+    ));
     let siv = AesGcmSiv::new(&[0; 16]).unwrap();
     for n in [0, 1, 8, 11, 13, 16] {
-        assert!(matches!(siv.encrypt(&vec![0; n], b"x", b""), Err(Error::InvalidNonceLength { got, .. }) if got == n));
+        assert!(
+            matches!(siv.encrypt(&vec![0; n], b"x", b""), Err(Error::InvalidNonceLength { got, .. }) if got == n)
+        );
     }
-    assert!(matches!(siv.decrypt(&[0; 12], &[0; 15], b""), Err(Error::CiphertextTooShort { len: 15, min: 16 })));
+    assert!(matches!(
+        siv.decrypt(&[0; 12], &[0; 15], b""),
+        Err(Error::CiphertextTooShort { len: 15, min: 16 })
+    ));
     let mut out = [0u8; 4];
-    assert!(matches!(gcm.encrypt_into(&[0; 12], b"abc", b"", &mut out), Err(Error::BufferSize { got: 4, expected: 19 })));
+    assert!(matches!(
+        gcm.encrypt_into(&[0; 12], b"abc", b"", &mut out),
+        Err(Error::BufferSize {
+            got: 4,
+            expected: 19
+        })
+    ));
 }
 
 #[test]
@@ -119,7 +183,10 @@ fn every_iv_length_1_to_300_round_trips() {
     for n in 1..300 {
         let iv = bytes(n, 9);
         let ct = gcm.encrypt(&iv, b"payload of 23 bytes....", b"a").unwrap();
-        assert_eq!(gcm.decrypt(&iv, &ct, b"a").unwrap(), b"payload of 23 bytes....");
+        assert_eq!(
+            gcm.decrypt(&iv, &ct, b"a").unwrap(),
+            b"payload of 23 bytes...."
+        );
     }
 }
 
@@ -135,7 +202,9 @@ fn counter_wraps_modulo_2_32_for_long_ivs() {
     let set = TestSet::load(TestName::AesGcm).unwrap();
     let mut wraps = 0;
     for g in &set.test_groups {
-        for t in g.tests.iter().filter(|t| t.flags.contains(&TestFlag::WrappedIv) || t.flags.contains(&TestFlag::CounterWrap)) {
+        for t in g.tests.iter().filter(|t| {
+            t.flags.contains(&TestFlag::WrappedIv) || t.flags.contains(&TestFlag::CounterWrap)
+        }) {
             if t.nonce.len() != 16 || t.key.len() != 16 {
                 continue;
             }
@@ -143,11 +212,22 @@ fn counter_wraps_modulo_2_32_for_long_ivs() {
             let pt = bytes(40 * 16 + 5, t.tc_id as u8);
             let mut theirs = pt.clone();
             let r = aes_gcm::AesGcm::<aes_gcm::aes::Aes128, N16>::new_from_slice(&t.key).unwrap();
-            let tag = r.encrypt_inout_detached(t.nonce[..].try_into().unwrap(), &t.aad, theirs.as_mut_slice().into()).unwrap();
+            let tag = r
+                .encrypt_inout_detached(
+                    t.nonce[..].try_into().unwrap(),
+                    &t.aad,
+                    theirs.as_mut_slice().into(),
+                )
+                .unwrap();
             theirs.extend_from_slice(&tag);
             for e in engines() {
                 let ours = AesGcm::with_engine(&t.key, e).unwrap();
-                assert_eq!(ours.encrypt(&t.nonce, &pt, &t.aad).unwrap(), theirs, "tc {} on {e:?}", t.tc_id);
+                assert_eq!(
+                    ours.encrypt(&t.nonce, &pt, &t.aad).unwrap(),
+                    theirs,
+                    "tc {} on {e:?}",
+                    t.tc_id
+                );
             }
         }
     }

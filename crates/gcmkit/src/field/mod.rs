@@ -198,7 +198,10 @@ mod tests {
             agg.update_padded(&data[..16 * n]);
             let mut acc = 0u128;
             for blk in data[..16 * n].chunks_exact(16) {
-                acc = soft::dot(acc ^ u128::from_le_bytes(blk.try_into().unwrap()), key.power(1));
+                acc = soft::dot(
+                    acc ^ u128::from_le_bytes(blk.try_into().unwrap()),
+                    key.power(1),
+                );
             }
             assert_eq!(agg.acc(), acc, "{n} blocks");
         }

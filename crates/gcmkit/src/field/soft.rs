@@ -118,7 +118,10 @@ pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
     let rest = chunks.remainder();
     let mut blocks = rest.chunks_exact(16);
     for blk in &mut blocks {
-        *acc = dot(*acc ^ flavor.load(blk.try_into().unwrap_or(&[0; 16])), key.power(1));
+        *acc = dot(
+            *acc ^ flavor.load(blk.try_into().unwrap_or(&[0; 16])),
+            key.power(1),
+        );
     }
     let tail = blocks.remainder();
     if !tail.is_empty() {
@@ -133,7 +136,9 @@ mod tests {
     use super::*;
 
     fn clmul_reference(a: u64, b: u64) -> u128 {
-        (0..64).filter(|i| (b >> i) & 1 == 1).fold(0u128, |z, i| z ^ ((a as u128) << i))
+        (0..64)
+            .filter(|i| (b >> i) & 1 == 1)
+            .fold(0u128, |z, i| z ^ ((a as u128) << i))
     }
 
     #[test]

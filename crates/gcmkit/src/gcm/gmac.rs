@@ -23,7 +23,10 @@ impl Gmac {
 
     /// A key object on a given engine.
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
-        Ok(Gmac { key: GcmKey::new(key, engine.check()?)?, tag_len: 16 })
+        Ok(Gmac {
+            key: GcmKey::new(key, engine.check()?)?,
+            tag_len: 16,
+        })
     }
 
     /// Tags of `len` bytes (16, 15, 14, 13, 12, 8 or 4).
@@ -39,13 +42,19 @@ impl Gmac {
 
     /// The tag of `data` under `nonce` (any length from 1 byte).
     pub fn compute(&self, nonce: &[u8], data: &[u8]) -> Result<Tag, Error> {
-        Ok(Tag::truncate(self.key.seal(nonce, data, &mut [])?, self.tag_len))
+        Ok(Tag::truncate(
+            self.key.seal(nonce, data, &mut [])?,
+            self.tag_len,
+        ))
     }
 
     /// Checks a tag in constant time.
     pub fn verify(&self, nonce: &[u8], data: &[u8], tag: &[u8]) -> Result<(), Error> {
         if tag.len() != self.tag_len {
-            return Err(Error::InvalidTagLength { got: tag.len(), expected: "the key object's tag length" });
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "the key object's tag length",
+            });
         }
         if self.compute(nonce, data)?.ct_eq_slice(tag) {
             Ok(())

@@ -31,7 +31,10 @@ pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
     if TAG_LENGTHS.contains(&len) {
         Ok(len)
     } else {
-        Err(Error::InvalidTagLength { got: len, expected: "16, 15, 14, 13, 12, 8 or 4" })
+        Err(Error::InvalidTagLength {
+            got: len,
+            expected: "16, 15, 14, 13, 12, 8 or 4",
+        })
     }
 }
 
@@ -56,7 +59,10 @@ impl GcmKey {
     /// The pre-counter block Y0.
     pub(crate) fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
         if iv.is_empty() || iv.len() as u64 > MAX_IV {
-            return Err(Error::InvalidNonceLength { got: iv.len(), expected: "1 to 2^61 - 1" });
+            return Err(Error::InvalidNonceLength {
+                got: iv.len(),
+                expected: "1 to 2^61 - 1",
+            });
         }
         if iv.len() == 12 {
             let mut y = [0u8; 16];
@@ -66,7 +72,8 @@ impl GcmKey {
         }
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, iv);
-        self.engine.hash_update(&self.h, &mut acc, &gcm_length_block(0, iv.len() as u64));
+        self.engine
+            .hash_update(&self.h, &mut acc, &gcm_length_block(0, iv.len() as u64));
         Ok(acc.to_be_bytes())
     }
 
@@ -79,10 +86,16 @@ impl GcmKey {
 
     fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
         if data_len as u64 > MAX_PLAINTEXT {
-            return Err(Error::MessageTooLong { len: data_len as u64, max: MAX_PLAINTEXT });
+            return Err(Error::MessageTooLong {
+                len: data_len as u64,
+                max: MAX_PLAINTEXT,
+            });
         }
         if aad.len() as u64 > MAX_AAD {
-            return Err(Error::AadTooLong { len: aad.len() as u64, max: MAX_AAD });
+            return Err(Error::AadTooLong {
+                len: aad.len() as u64,
+                max: MAX_AAD,
+            });
         }
         Ok(())
     }
@@ -104,18 +117,26 @@ impl GcmKey {
         let y0 = self.y0(iv)?;
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, aad);
-        self.engine.gcm_seal(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
+        self.engine
+            .gcm_seal(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
         Ok(self.finish(&y0, acc, aad.len(), buf.len()))
     }
 
     /// Decrypts `buf` in place if `tag` (a prefix of the full tag, length checked by the
     /// caller) verifies; otherwise zeroes `buf`.
-    pub(crate) fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    pub(crate) fn open(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
         Self::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv)?;
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, aad);
-        self.engine.gcm_open(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
+        self.engine
+            .gcm_open(&self.aes, &self.h, Counter::Be32.add(&y0, 1), &mut acc, buf);
         let expected = Tag::truncate(self.finish(&y0, acc, aad.len(), buf.len()), tag.len());
         if expected.ct_eq_slice(tag) {
             Ok(())
@@ -149,7 +170,10 @@ impl AesGcm {
 
     /// A key object on a given engine (an error if the CPU lacks it).
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
-        Ok(AesGcm { key: GcmKey::new(key, engine.check()?)?, tag_len: 16 })
+        Ok(AesGcm {
+            key: GcmKey::new(key, engine.check()?)?,
+            tag_len: 16,
+        })
     }
 
     /// The same key with tags of `len` bytes (16, 15, 14, 13, 12, 8 or 4).
@@ -182,10 +206,14 @@ impl AesGcm {
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let ct_len = ciphertext
-            .len()
-            .checked_sub(self.tag_len)
-            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+        let ct_len =
+            ciphertext
+                .len()
+                .checked_sub(self.tag_len)
+                .ok_or(Error::CiphertextTooShort {
+                    len: ciphertext.len(),
+                    min: self.tag_len,
+                })?;
         GcmKey::check_lengths(aad, ct_len)?;
         let (ct, tag) = ciphertext.split_at(ct_len);
         let mut out = ct.to_vec();
@@ -194,24 +222,47 @@ impl AesGcm {
     }
 
     /// Encrypts `buf` in place and returns the tag. Allocates nothing.
-    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag, Error> {
         Ok(Tag::truncate(self.key.seal(nonce, aad, buf)?, self.tag_len))
     }
 
     /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    pub fn decrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
         if tag.len() != self.tag_len {
-            return Err(Error::InvalidTagLength { got: tag.len(), expected: "the key object's tag length" });
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "the key object's tag length",
+            });
         }
         self.key.open(nonce, aad, buf, tag)
     }
 
     /// Encrypts `plaintext` into `out`, which must be `plaintext.len() + tag_len()` long
     /// (ciphertext then tag). Allocates nothing.
-    pub fn encrypt_into(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    pub fn encrypt_into(
+        &self,
+        nonce: &[u8],
+        plaintext: &[u8],
+        aad: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         let need = plaintext.len().saturating_add(self.tag_len);
         if out.len() != need {
-            return Err(Error::BufferSize { got: out.len(), expected: need });
+            return Err(Error::BufferSize {
+                got: out.len(),
+                expected: need,
+            });
         }
         let (ct, tag_out) = out.split_at_mut(plaintext.len());
         ct.copy_from_slice(plaintext);
@@ -222,13 +273,26 @@ impl AesGcm {
 
     /// Decrypts ciphertext || tag into `out` (`ciphertext.len() - tag_len()` long).
     /// On failure `out` is zeroed.
-    pub fn decrypt_into(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        let ct_len = ciphertext
-            .len()
-            .checked_sub(self.tag_len)
-            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+    pub fn decrypt_into(
+        &self,
+        nonce: &[u8],
+        ciphertext: &[u8],
+        aad: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let ct_len =
+            ciphertext
+                .len()
+                .checked_sub(self.tag_len)
+                .ok_or(Error::CiphertextTooShort {
+                    len: ciphertext.len(),
+                    min: self.tag_len,
+                })?;
         if out.len() != ct_len {
-            return Err(Error::BufferSize { got: out.len(), expected: ct_len });
+            return Err(Error::BufferSize {
+                got: out.len(),
+                expected: ct_len,
+            });
         }
         let (ct, tag) = ciphertext.split_at(ct_len);
         out.copy_from_slice(ct);
@@ -260,6 +324,15 @@ pub fn trace(key: &[u8], iv: &[u8], aad: &[u8], ciphertext: &[u8]) -> Result<Gcm
     let mut acc = 0u128;
     k.engine.hash_update(&k.h, &mut acc, aad);
     k.engine.hash_update(&k.h, &mut acc, ciphertext);
-    k.engine.hash_update(&k.h, &mut acc, &gcm_length_block(aad.len() as u64, ciphertext.len() as u64));
-    Ok(GcmTrace { h: h[0], y0, e_k_y0: k.tag_mask(&y0), ghash: acc.to_be_bytes() })
+    k.engine.hash_update(
+        &k.h,
+        &mut acc,
+        &gcm_length_block(aad.len() as u64, ciphertext.len() as u64),
+    );
+    Ok(GcmTrace {
+        h: h[0],
+        y0,
+        e_k_y0: k.tag_mask(&y0),
+        ghash: acc.to_be_bytes(),
+    })
 }

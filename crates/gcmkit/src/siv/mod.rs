@@ -31,25 +31,45 @@ pub const NONCE_LEN: usize = 12;
 pub const TAG_LEN: usize = 16;
 
 pub(crate) fn check_nonce(nonce: &[u8]) -> Result<&[u8; 12], Error> {
-    nonce.try_into().map_err(|_| Error::InvalidNonceLength { got: nonce.len(), expected: "12" })
+    nonce.try_into().map_err(|_| Error::InvalidNonceLength {
+        got: nonce.len(),
+        expected: "12",
+    })
 }
 
 fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
     if data_len as u64 > MAX_LEN {
-        return Err(Error::MessageTooLong { len: data_len as u64, max: MAX_LEN });
+        return Err(Error::MessageTooLong {
+            len: data_len as u64,
+            max: MAX_LEN,
+        });
     }
     if aad.len() as u64 > MAX_LEN {
-        return Err(Error::AadTooLong { len: aad.len() as u64, max: MAX_LEN });
+        return Err(Error::AadTooLong {
+            len: aad.len() as u64,
+            max: MAX_LEN,
+        });
     }
     Ok(())
 }
 
 /// The tag of GCM-SIV+ for a message already in plaintext form.
-fn siv_tag(engine: Engine, k1: &HashKey, k2: &RoundKeys, nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> [u8; 16] {
+fn siv_tag(
+    engine: Engine,
+    k1: &HashKey,
+    k2: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    msg: &[u8],
+) -> [u8; 16] {
     let mut acc = 0u128;
     engine.hash_update(k1, &mut acc, aad);
     engine.hash_update(k1, &mut acc, msg);
-    engine.hash_update(k1, &mut acc, &siv_length_block(aad.len() as u64, msg.len() as u64));
+    engine.hash_update(
+        k1,
+        &mut acc,
+        &siv_length_block(aad.len() as u64, msg.len() as u64),
+    );
     let mut s = [acc.to_le_bytes()];
     for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
         *b ^= n;
@@ -91,7 +111,10 @@ pub(crate) fn open_plus(
     tag: &[u8],
 ) -> Result<(), Error> {
     check_lengths(aad, buf.len())?;
-    let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength { got: tag.len(), expected: "16" })?;
+    let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
+        got: tag.len(),
+        expected: "16",
+    })?;
     engine.ctr_xor(k2, Counter::Le32, counter_from_tag(tag), buf);
     let expected = Tag::truncate(siv_tag(engine, k1, k2, nonce, aad, buf), 16);
     if expected.ct_eq_slice(tag) {
@@ -132,9 +155,15 @@ impl AesGcmSiv {
     /// A key object on a given engine.
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
         if key.len() != 16 && key.len() != 32 {
-            return Err(Error::InvalidKeyLength { got: key.len(), expected: "16 or 32" });
+            return Err(Error::InvalidKeyLength {
+                got: key.len(),
+                expected: "16 or 32",
+            });
         }
-        Ok(AesGcmSiv { kgk: RoundKeys::new(key)?, engine: engine.check()? })
+        Ok(AesGcmSiv {
+            kgk: RoundKeys::new(key)?,
+            engine: engine.check()?,
+        })
     }
 
     /// The engine this key object runs on.
@@ -192,7 +221,10 @@ impl AesGcmSiv {
         let ct_len = ciphertext
             .len()
             .checked_sub(TAG_LEN)
-            .ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: TAG_LEN })?;
+            .ok_or(Error::CiphertextTooShort {
+                len: ciphertext.len(),
+                min: TAG_LEN,
+            })?;
         check_lengths(aad, ct_len)?;
         let (ct, tag) = ciphertext.split_at(ct_len);
         let mut out = ct.to_vec();
@@ -201,22 +233,38 @@ impl AesGcmSiv {
     }
 
     /// Encrypts `buf` in place and returns the tag.
-    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
         check_lengths(aad, buf.len())?;
         let k = self.derive(nonce)?;
-        Ok(Tag::truncate(seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?, TAG_LEN))
+        Ok(Tag::truncate(
+            seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?,
+            TAG_LEN,
+        ))
     }
 
     /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    pub fn decrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
         let nonce = check_nonce(nonce)?;
         if tag.len() != TAG_LEN {
-            return Err(Error::InvalidTagLength { got: tag.len(), expected: "16" });
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "16",
+            });
         }
         check_lengths(aad, buf.len())?;
         let k = self.derive(nonce)?;
         open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
     }
 }
-

@@ -26,21 +26,45 @@ impl GcmSivPlus {
 
     /// The same on a given engine.
     pub fn with_engine(k1: &[u8], k2: &[u8], engine: Engine) -> Result<Self, Error> {
-        let k1: &[u8; 16] = k1.try_into().map_err(|_| Error::InvalidKeyLength { got: k1.len(), expected: "16 (K1)" })?;
+        let k1: &[u8; 16] = k1.try_into().map_err(|_| Error::InvalidKeyLength {
+            got: k1.len(),
+            expected: "16 (K1)",
+        })?;
         if k2.len() != 16 && k2.len() != 32 {
-            return Err(Error::InvalidKeyLength { got: k2.len(), expected: "16 or 32 (K2)" });
+            return Err(Error::InvalidKeyLength {
+                got: k2.len(),
+                expected: "16 or 32 (K2)",
+            });
         }
-        Ok(GcmSivPlus { k1: HashKey::polyval(k1), k2: RoundKeys::new(k2)?, engine: engine.check()? })
+        Ok(GcmSivPlus {
+            k1: HashKey::polyval(k1),
+            k2: RoundKeys::new(k2)?,
+            engine: engine.check()?,
+        })
     }
 
     /// Encrypts `buf` in place and returns the 16-byte tag.
-    pub fn encrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
-        Ok(Tag::truncate(seal_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf)?, TAG_LEN))
+        Ok(Tag::truncate(
+            seal_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf)?,
+            TAG_LEN,
+        ))
     }
 
     /// Decrypts `buf` in place; zeroes it on failure.
-    pub fn decrypt_in_place_detached(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    pub fn decrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
         let nonce = check_nonce(nonce)?;
         open_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf, tag)
     }

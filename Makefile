@@ -1,0 +1,29 @@
+# gcmkit: `make test` is the one test command (CI runs it through .ci/run).
+SHELL := /bin/bash
+CARGO ?= cargo
+PYTHON ?= python3
+
+.PHONY: test test-deps test-rust build run selftest fmt clippy bench
+
+## Everything: dependencies, then every test suite.
+test: test-deps test-rust
+
+test-deps:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+
+test-rust:
+	$(CARGO) test --workspace --all-targets
+	$(CARGO) test --workspace --doc
+
+build:
+	$(CARGO) build --release -p gcmkit-cli
+
+## The main job, as the README shows it.
+selftest: build
+	./target/release/gcmkit selftest
+
+fmt:
+	$(CARGO) fmt --all
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets -- -D warnings

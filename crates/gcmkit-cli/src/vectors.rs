@@ -1,0 +1,187 @@
+//! `gcmkit vectors`: runs test-vector files in the Wycheproof JSON schemas.
+//!
+//! Valid (and acceptable) vectors must encrypt to exactly ct || tag and decrypt back;
+//! invalid ones must be rejected at construction or at decryption.
+
+use gcmkit::{AesGcm, AesGcmSiv, Gmac};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// What one vector did.
+enum Outcome {
+    Pass,
+    Fail(String),
+}
+
+struct Test<'a>(&'a Value);
+
+impl Test<'_> {
+    fn id(&self) -> i64 {
+        self.0["tcId"].as_i64().unwrap_or(-1)
+    }
+    fn hex(&self, field: &str) -> Result<Vec<u8>, String> {
+        let s = self.0[field]
+            .as_str()
+            .ok_or_else(|| format!("missing field {field}"))?;
+        hex::decode(s).map_err(|e| format!("field {field}: {e}"))
+    }
+    fn must_fail(&self) -> bool {
+        self.0["result"].as_str() == Some("invalid")
+    }
+}
+
+fn check(
+    valid: bool,
+    produced: Result<Vec<u8>, String>,
+    expected: &[u8],
+    decrypted: Result<Vec<u8>, String>,
+    pt: &[u8],
+) -> Outcome {
+    if !valid {
+        return match decrypted {
+            Ok(_) => Outcome::Fail("invalid vector was accepted".into()),
+            Err(_) => Outcome::Pass,
+        };
+    }
+    match (produced, decrypted) {
+        (Err(e), _) => Outcome::Fail(format!("valid vector rejected: {e}")),
+        (Ok(out), _) if out != expected => Outcome::Fail(format!(
+            "output {} != expected {}",
+            hex::encode(&out),
+            hex::encode(expected)
+        )),
+        (_, Err(e)) => Outcome::Fail(format!("decryption failed: {e}")),
+        (_, Ok(back)) if back != pt => Outcome::Fail("decryption differs from msg".into()),
+        _ => Outcome::Pass,
+    }
+}
+
+fn aead_test(alg: &str, t: &Test) -> Result<Outcome, String> {
+    let (key, iv, aad, msg, ct, tag) = (
+        t.hex("key")?,
+        t.hex("iv")?,
+        t.hex("aad")?,
+        t.hex("msg")?,
+        t.hex("ct")?,
+        t.hex("tag")?,
+    );
+    let mut expected = ct;
+    expected.extend_from_slice(&tag);
+    let e = |e: gcmkit::Error| e.to_string();
+    let (produced, decrypted) = match alg {
+        "AES-GCM" => match AesGcm::new(&key).and_then(|c| c.with_tag_len(tag.len())) {
+            Ok(c) => (
+                c.encrypt(&iv, &msg, &aad).map_err(e),
+                c.decrypt(&iv, &expected, &aad).map_err(e),
+            ),
+            Err(err) => (Err(err.to_string()), Err(err.to_string())),
+        },
+        "AES-GCM-SIV" => match AesGcmSiv::new(&key) {
+            Ok(c) => (
+                c.encrypt(&iv, &msg, &aad).map_err(e),
+                c.decrypt(&iv, &expected, &aad).map_err(e),
+            ),
+            Err(err) => (Err(err.to_string()), Err(err.to_string())),
+        },
+        other => return Err(format!("unsupported AEAD algorithm {other}")),
+    };
+    Ok(check(!t.must_fail(), produced, &expected, decrypted, &msg))
+}
+
+fn gmac_test(group: &Value, t: &Test) -> Result<Outcome, String> {
+    let (key, iv, msg, tag) = (t.hex("key")?, t.hex("iv")?, t.hex("msg")?, t.hex("tag")?);
+    let tag_len = group["tagSize"].as_u64().ok_or("missing tagSize")? as usize / 8;
+    let mac = match Gmac::new(&key).and_then(|m| m.with_tag_len(tag_len)) {
+        Ok(m) => m,
+        Err(err) => {
+            return Ok(check(
+                !t.must_fail(),
+                Err(err.to_string()),
+                &tag,
+                Err(err.to_string()),
+                &[],
+            ))
+        }
+    };
+    let produced = mac
+        .compute(&iv, &msg)
+        .map(|t| t.as_ref().to_vec())
+        .map_err(|e| e.to_string());
+    let verified = mac
+        .verify(&iv, &msg, &tag)
+        .map(|_| Vec::new())
+        .map_err(|e| e.to_string());
+    Ok(check(!t.must_fail(), produced, &tag, verified, &[]))
+}
+
+/// Runs one file; returns (passed, failures) or an error if it cannot be read or parsed.
+fn run_file(path: &Path, verbose: bool) -> Result<(usize, usize), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let alg = doc["algorithm"]
+        .as_str()
+        .ok_or("no top-level \"algorithm\"")?
+        .to_string();
+    let groups = doc["testGroups"]
+        .as_array()
+        .ok_or("no \"testGroups\" array")?;
+    let (mut passed, mut failed) = (0, 0);
+    let mut kinds = std::collections::BTreeSet::new();
+    for g in groups {
+        let kind = g["type"].as_str().unwrap_or("");
+        kinds.insert(kind.to_string());
+        for tv in g["tests"].as_array().ok_or("group without \"tests\"")? {
+            let t = Test(tv);
+            let outcome = match (kind, alg.as_str()) {
+                ("AeadTest", a) => aead_test(a, &t),
+                ("MacWithIvTest", "AES-GMAC") => gmac_test(g, &t),
+                (k, a) => Err(format!(
+                    "unsupported schema: group type {k:?} for algorithm {a:?}"
+                )),
+            };
+            match outcome {
+                Ok(Outcome::Pass) => passed += 1,
+                Ok(Outcome::Fail(why)) => {
+                    failed += 1;
+                    if verbose || failed <= 20 {
+                        println!("  FAIL tcId {}: {why}", t.id());
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    let kinds: Vec<String> = kinds.into_iter().collect();
+    println!(
+        "{}: {alg} ({}): {passed} passed, {failed} failed",
+        path.display(),
+        kinds.join(", ")
+    );
+    Ok((passed, failed))
+}
+
+/// Runs every file; prints `N passed, M failed` last. Exit code 0, 1 (failures) or 2
+/// (a file could not be read or understood).
+pub fn run(files: &[PathBuf], verbose: bool) -> u8 {
+    let (mut passed, mut failed, mut broken) = (0, 0, 0);
+    for f in files {
+        match run_file(f, verbose) {
+            Ok((p, m)) => {
+                passed += p;
+                failed += m;
+            }
+            Err(e) => {
+                broken += 1;
+                eprintln!("gcmkit vectors: {}: {e}", f.display());
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if broken > 0 {
+        2
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    }
+}

