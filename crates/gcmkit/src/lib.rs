@@ -43,7 +43,7 @@
 //! never printed by `Debug`; failed decryption returns [`Error::AuthenticationFailed`] and
 //! zeroes the output. Bad input gets a typed [`Error`], never a panic.
 #![cfg_attr(not(test), no_std)]
-#![forbid(unsafe_op_in_unsafe_fn)]
+#![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]

@@ -69,6 +69,15 @@ impl RoundKeys {
         })
     }
 
+    /// Round keys computed elsewhere (the AES-NI key schedule).
+    #[allow(dead_code)]
+    pub(crate) fn from_raw(keys: [[u8; 16]; 15], rounds: usize) -> Self {
+        RoundKeys {
+            keys,
+            rounds: rounds as u8,
+        }
+    }
+
     /// Number of rounds: 10, 12 or 14.
     pub fn rounds(&self) -> usize {
         self.rounds as usize

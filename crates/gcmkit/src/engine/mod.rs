@@ -6,12 +6,14 @@
 //! engine the CPU lacks is an error, never a silent fallback.
 
 pub(crate) mod portable;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
 
 pub use portable::Counter;
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
-use crate::field::HashKey;
+use crate::field::{Flavor, HashKey};
 
 /// A set of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,16 +21,65 @@ use crate::field::HashKey;
 pub enum Engine {
     /// Constant-time portable Rust: bitsliced AES, integer-multiply GF(2^128).
     Portable,
+    /// AES-NI + PCLMULQDQ on 128-bit registers.
+    #[cfg(target_arch = "x86_64")]
+    Aesni,
+    /// VAES + VPCLMULQDQ on 256-bit registers (AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// VAES + VPCLMULQDQ on 512-bit registers (AVX-512 F/BW/VL).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+/// Runs `$hw` with `$m` bound to the engine's x86 entry-point module, or `$portable`.
+macro_rules! dispatch {
+    ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
+        match $self {
+            Engine::Portable => $portable,
+            // SAFETY: an Engine reaches a kernel only through a key object, whose
+            // constructor ran `Engine::check`, so the CPU has the engine's features.
+            #[cfg(target_arch = "x86_64")]
+            Engine::Aesni => {
+                use x86::aesni as $m;
+                unsafe { $hw }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => {
+                use x86::avx2 as $m;
+                unsafe { $hw }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => {
+                use x86::avx512 as $m;
+                unsafe { $hw }
+            }
+        }
+    };
 }
 
 impl Engine {
     /// All engines this build knows, slowest first.
-    pub const ALL: &'static [Engine] = &[Engine::Portable];
+    pub const ALL: &'static [Engine] = &[
+        Engine::Portable,
+        #[cfg(target_arch = "x86_64")]
+        Engine::Aesni,
+        #[cfg(target_arch = "x86_64")]
+        Engine::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        Engine::Avx512,
+    ];
 
     /// The engine's name as `GCMKIT_ENGINE` spells it.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Aesni => "aesni",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => "avx512",
         }
     }
 
@@ -38,13 +89,21 @@ impl Engine {
             .iter()
             .copied()
             .find(|e| e.name() == name)
-            .ok_or(Error::EngineUnavailable("unknown engine name (portable)"))
+            .ok_or(Error::EngineUnavailable(
+                "unknown engine name (portable, aesni, avx2, avx512)",
+            ))
     }
 
     /// Whether this CPU can run the engine.
     pub fn is_supported(self) -> bool {
         match self {
             Engine::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Aesni => x86::has_aesni(),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => x86::has_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => x86::has_avx512(),
         }
     }
 
@@ -93,11 +152,30 @@ impl Engine {
 
     // ---- kernels, dispatched by engine ----
 
+    /// Expands an AES key (AES-NI key schedule on the x86 engines).
+    pub(crate) fn expand_key(self, key: &[u8]) -> Result<RoundKeys, Error> {
+        match self {
+            Engine::Portable => RoundKeys::new(key),
+            // SAFETY: every x86 engine includes AES-NI, checked at key-object construction.
+            #[cfg(target_arch = "x86_64")]
+            _ => unsafe { x86::expand_key(key) },
+        }
+    }
+
+    /// A hash key with `count` powers of H, computed with this engine's multiplier.
+    pub(crate) fn hash_key(self, h: &[u8; 16], flavor: Flavor, count: usize) -> HashKey {
+        dispatch!(
+            self,
+            HashKey::from_bytes(h, flavor, count, crate::field::soft::dot),
+            |m| HashKey::from_bytes(h, flavor, count, |a, b| m::dot(a, b))
+        )
+    }
+
     /// Encrypts blocks in place (ECB; used for H, E(K, Y0), key derivation, tags).
     pub(crate) fn encrypt_blocks(self, keys: &RoundKeys, blocks: &mut [[u8; 16]]) {
-        match self {
-            Engine::Portable => crate::aes::soft::encrypt_blocks(keys, blocks),
-        }
+        dispatch!(self, crate::aes::soft::encrypt_blocks(keys, blocks), |m| {
+            m::encrypt_blocks(keys, blocks)
+        })
     }
 
     /// XORs the counter-mode keystream into `data`; returns the next counter.
@@ -108,57 +186,51 @@ impl Engine {
         ctr: [u8; 16],
         data: &mut [u8],
     ) -> [u8; 16] {
-        match self {
-            Engine::Portable => portable::ctr_xor(keys, kind, ctr, data),
-        }
+        dispatch!(self, portable::ctr_xor(keys, kind, ctr, data), |m| {
+            m::ctr_xor(keys, kind, ctr, data)
+        })
     }
 
     /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
     pub(crate) fn hash_update(self, key: &HashKey, acc: &mut u128, data: &[u8]) {
-        match self {
-            Engine::Portable => portable::hash_update(key, acc, data),
-        }
+        dispatch!(self, portable::hash_update(key, acc, data), |m| {
+            m::hash_update(key, acc, data)
+        })
     }
 
-    /// GCM encryption of `data` in place, hashing the ciphertext into `acc`.
-    pub(crate) fn gcm_seal(
+    /// Counter mode over `data` in place, absorbing the *output* into `acc`: GCM
+    /// encryption (Be32) and AES-GCM-SIV decryption (Le32).
+    pub(crate) fn ctr_then_hash(
         self,
         keys: &RoundKeys,
         h: &HashKey,
+        kind: Counter,
         ctr: [u8; 16],
         acc: &mut u128,
         data: &mut [u8],
-    ) {
-        match self {
-            Engine::Portable => {
-                // Chunks small enough to stay in L1 between the two passes.
-                let mut ctr = ctr;
-                for chunk in data.chunks_mut(4096) {
-                    ctr = portable::ctr_xor(keys, Counter::Be32, ctr, chunk);
-                    portable::hash_update(h, acc, chunk);
-                }
-            }
-        }
+    ) -> [u8; 16] {
+        dispatch!(
+            self,
+            portable::ctr_then_hash(keys, h, kind, ctr, acc, data),
+            |m| m::stitched(keys, h, kind, ctr, acc, data, x86::Hash::Output)
+        )
     }
 
-    /// GCM decryption of `data` in place, hashing the ciphertext into `acc` first.
-    pub(crate) fn gcm_open(
+    /// Counter mode over `data` in place, absorbing the *input* into `acc` (GCM decryption).
+    pub(crate) fn hash_then_ctr(
         self,
         keys: &RoundKeys,
         h: &HashKey,
+        kind: Counter,
         ctr: [u8; 16],
         acc: &mut u128,
         data: &mut [u8],
-    ) {
-        match self {
-            Engine::Portable => {
-                let mut ctr = ctr;
-                for chunk in data.chunks_mut(4096) {
-                    portable::hash_update(h, acc, chunk);
-                    ctr = portable::ctr_xor(keys, Counter::Be32, ctr, chunk);
-                }
-            }
-        }
+    ) -> [u8; 16] {
+        dispatch!(
+            self,
+            portable::hash_then_ctr(keys, h, kind, ctr, acc, data),
+            |m| m::stitched(keys, h, kind, ctr, acc, data, x86::Hash::Input)
+        )
     }
 }
 

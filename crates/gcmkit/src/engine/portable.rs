@@ -55,3 +55,37 @@ pub fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) 
 pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
     field_soft::update_padded(key, acc, data);
 }
+
+/// CTR then hash of the output, in L1-sized chunks.
+pub fn ctr_then_hash(
+    keys: &RoundKeys,
+    h: &HashKey,
+    kind: Counter,
+    ctr: [u8; 16],
+    acc: &mut u128,
+    data: &mut [u8],
+) -> [u8; 16] {
+    let mut ctr = ctr;
+    for chunk in data.chunks_mut(4096) {
+        ctr = ctr_xor(keys, kind, ctr, chunk);
+        hash_update(h, acc, chunk);
+    }
+    ctr
+}
+
+/// Hash of the input then CTR, in L1-sized chunks.
+pub fn hash_then_ctr(
+    keys: &RoundKeys,
+    h: &HashKey,
+    kind: Counter,
+    ctr: [u8; 16],
+    acc: &mut u128,
+    data: &mut [u8],
+) -> [u8; 16] {
+    let mut ctr = ctr;
+    for chunk in data.chunks_mut(4096) {
+        hash_update(h, acc, chunk);
+        ctr = ctr_xor(keys, kind, ctr, chunk);
+    }
+    ctr
+}

@@ -62,15 +62,19 @@ pub fn mul_x(a: u128) -> u128 {
     (a << 1) ^ (carry & R)
 }
 
-/// Number of precomputed powers of H (the aggregation width of the portable engine and
-/// the tail width of the vector engines).
-pub const POWERS: usize = 8;
+/// Number of precomputed powers of H: the widest aggregation (32 blocks = 8 zmm vectors).
+pub const POWERS: usize = 32;
 
-/// A hash key: H in POLYVAL form and its dot-powers H^1..H^8. Zeroized on drop.
+/// A hash key: H in POLYVAL form and its dot-powers, stored *descending*:
+/// `desc[i] = H^(32 - i)`. A batch of k <= 32 blocks X_0..X_(k-1) multiplies X_b by
+/// H^(k-b) = `desc[32 - k + b]`, a contiguous run, so every width and every tail uses the
+/// same table. Only the last `count` entries are computed (a message of n blocks never
+/// needs more than H^n). Zeroized on drop.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct HashKey {
-    /// `powers[i]` = H^(i+1).
-    pub(crate) powers: [u128; POWERS],
+    pub(crate) desc: [u128; POWERS],
+    #[zeroize(skip)]
+    pub(crate) count: usize,
     #[zeroize(skip)]
     pub(crate) flavor: Flavor,
 }
@@ -82,23 +86,53 @@ impl core::fmt::Debug for HashKey {
 }
 
 impl HashKey {
-    /// Key for GHASH from H = E(K, 0^128) as GCM defines it.
+    /// Key for GHASH from H = E(K, 0^128) as GCM defines it (all 32 powers, portable
+    /// arithmetic; engines build keys with [`crate::Engine`]'s own multiplier).
     pub fn ghash(h: &[u8; 16]) -> Self {
-        Self::from_element(mul_x(u128::from_be_bytes(*h)), Flavor::Ghash)
+        Self::from_element(
+            mul_x(u128::from_be_bytes(*h)),
+            Flavor::Ghash,
+            POWERS,
+            soft::dot,
+        )
     }
 
-    /// Key for POLYVAL from its 16-byte key.
+    /// Key for POLYVAL from its 16-byte key (all 32 powers, portable arithmetic).
     pub fn polyval(h: &[u8; 16]) -> Self {
-        Self::from_element(u128::from_le_bytes(*h), Flavor::Polyval)
+        Self::from_element(u128::from_le_bytes(*h), Flavor::Polyval, POWERS, soft::dot)
     }
 
-    fn from_element(h: u128, flavor: Flavor) -> Self {
-        let mut powers = [0u128; POWERS];
-        powers[0] = h;
-        for i in 1..POWERS {
-            powers[i] = soft::dot(powers[i - 1], h);
+    /// The key for `flavor` from its 16 bytes, with `count` powers computed by `dot`.
+    pub(crate) fn from_bytes(
+        h: &[u8; 16],
+        flavor: Flavor,
+        count: usize,
+        dot: impl Fn(u128, u128) -> u128,
+    ) -> Self {
+        let e = match flavor {
+            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
+            Flavor::Polyval => u128::from_le_bytes(*h),
+        };
+        Self::from_element(e, flavor, count, dot)
+    }
+
+    fn from_element(
+        h: u128,
+        flavor: Flavor,
+        count: usize,
+        dot: impl Fn(u128, u128) -> u128,
+    ) -> Self {
+        let count = count.clamp(1, POWERS);
+        let mut desc = [0u128; POWERS];
+        desc[POWERS - 1] = h;
+        for k in 2..=count {
+            desc[POWERS - k] = dot(desc[POWERS - k + 1], h);
         }
-        HashKey { powers, flavor }
+        HashKey {
+            desc,
+            count,
+            flavor,
+        }
     }
 
     /// The flavor (GHASH or POLYVAL).
@@ -106,9 +140,14 @@ impl HashKey {
         self.flavor
     }
 
-    /// H^k for 1 <= k <= 8.
+    /// How many powers are available (H^1..H^count).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// H^k for 1 <= k <= count.
     pub(crate) fn power(&self, k: usize) -> u128 {
-        self.powers[k - 1]
+        self.desc[POWERS - k]
     }
 }
 

@@ -103,7 +103,9 @@ pub fn dot(a: u128, b: u128) -> u128 {
 /// reduction.
 pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
     let flavor = key.flavor;
-    let mut chunks = data.chunks_exact(16 * super::POWERS);
+    // Eight blocks per reduction (or fewer if the key has fewer powers).
+    let width = key.count.min(8);
+    let mut chunks = data.chunks_exact(16 * width);
     for group in &mut chunks {
         let mut w = Wide::default();
         for (i, blk) in group.chunks_exact(16).enumerate() {
@@ -111,7 +113,7 @@ pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
             if i == 0 {
                 x ^= *acc;
             }
-            w.add_product(x, key.power(super::POWERS - i));
+            w.add_product(x, key.power(width - i));
         }
         *acc = w.reduce();
     }

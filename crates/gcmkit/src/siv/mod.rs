@@ -17,7 +17,7 @@ pub(crate) mod plus;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, Engine};
 use crate::error::Error;
-use crate::field::{siv_length_block, HashKey};
+use crate::field::{siv_length_block, Flavor, HashKey};
 use crate::tag::Tag;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -65,10 +65,23 @@ fn siv_tag(
     let mut acc = 0u128;
     engine.hash_update(k1, &mut acc, aad);
     engine.hash_update(k1, &mut acc, msg);
+    tag_from_hash(engine, k1, k2, nonce, acc, aad.len(), msg.len())
+}
+
+/// Finishes the POLYVAL with the length block and turns it into the tag.
+fn tag_from_hash(
+    engine: Engine,
+    k1: &HashKey,
+    k2: &RoundKeys,
+    nonce: &[u8; 12],
+    mut acc: u128,
+    aad_len: usize,
+    msg_len: usize,
+) -> [u8; 16] {
     engine.hash_update(
         k1,
         &mut acc,
-        &siv_length_block(aad.len() as u64, msg.len() as u64),
+        &siv_length_block(aad_len as u64, msg_len as u64),
     );
     let mut s = [acc.to_le_bytes()];
     for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
@@ -115,14 +128,28 @@ pub(crate) fn open_plus(
         got: tag.len(),
         expected: "16",
     })?;
-    engine.ctr_xor(k2, Counter::Le32, counter_from_tag(tag), buf);
-    let expected = Tag::truncate(siv_tag(engine, k1, k2, nonce, aad, buf), 16);
+    // Decrypt and hash the plaintext in one stitched pass.
+    let mut acc = 0u128;
+    engine.hash_update(k1, &mut acc, aad);
+    engine.ctr_then_hash(k2, k1, Counter::Le32, counter_from_tag(tag), &mut acc, buf);
+    let expected = Tag::truncate(
+        tag_from_hash(engine, k1, k2, nonce, acc, aad.len(), buf.len()),
+        16,
+    );
     if expected.ct_eq_slice(tag) {
         Ok(())
     } else {
         buf.zeroize();
         Err(Error::AuthenticationFailed)
     }
+}
+
+/// Blocks POLYVAL absorbs for a message: the most powers of H a hash could use.
+fn hashed_blocks(aad_len: usize, msg_len: usize) -> usize {
+    aad_len
+        .div_ceil(16)
+        .saturating_add(msg_len.div_ceil(16))
+        .saturating_add(1)
 }
 
 /// Per-nonce keys of AES-GCM-SIV.
@@ -179,7 +206,7 @@ impl AesGcmSiv {
     /// RFC 8452 DeriveKey: the message-authentication and message-encryption keys for a
     /// nonce, from AES(K, LE32(i) || N) for i = 0..3 (AES-128) or 0..5 (AES-256), keeping
     /// the first 8 bytes of each block.
-    pub(crate) fn derive(&self, nonce: &[u8; 12]) -> Result<DerivedKeys, Error> {
+    pub(crate) fn derive(&self, nonce: &[u8; 12], hashed: usize) -> Result<DerivedKeys, Error> {
         let n = if self.kgk.key_bits() == 256 { 6 } else { 4 };
         let mut blocks = [[0u8; 16]; 6];
         for (i, b) in blocks.iter_mut().enumerate() {
@@ -195,8 +222,8 @@ impl AesGcmSiv {
             enc[8 * (i - 2)..8 * (i - 1)].copy_from_slice(&blocks[i][..8]);
         }
         let keys = DerivedKeys {
-            auth: HashKey::polyval(&auth),
-            enc: RoundKeys::new(&enc[..8 * (n - 2)])?,
+            auth: self.engine.hash_key(&auth, Flavor::Polyval, hashed),
+            enc: self.engine.expand_key(&enc[..8 * (n - 2)])?,
         };
         blocks.zeroize();
         auth.zeroize();
@@ -241,7 +268,7 @@ impl AesGcmSiv {
     ) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
         check_lengths(aad, buf.len())?;
-        let k = self.derive(nonce)?;
+        let k = self.derive(nonce, hashed_blocks(aad.len(), buf.len()))?;
         Ok(Tag::truncate(
             seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?,
             TAG_LEN,
@@ -264,7 +291,7 @@ impl AesGcmSiv {
             });
         }
         check_lengths(aad, buf.len())?;
-        let k = self.derive(nonce)?;
+        let k = self.derive(nonce, hashed_blocks(aad.len(), buf.len()))?;
         open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
     }
 }

@@ -4,7 +4,7 @@ use super::{check_nonce, open_plus, seal_plus, TAG_LEN};
 use crate::aes::RoundKeys;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::field::HashKey;
+use crate::field::{Flavor, HashKey};
 use crate::tag::Tag;
 
 /// GCM-SIV+ (seed 003 sec. 3): the caller supplies the POLYVAL key K1 (16 bytes) and the
@@ -36,10 +36,11 @@ impl GcmSivPlus {
                 expected: "16 or 32 (K2)",
             });
         }
+        let engine = engine.check()?;
         Ok(GcmSivPlus {
-            k1: HashKey::polyval(k1),
-            k2: RoundKeys::new(k2)?,
-            engine: engine.check()?,
+            k1: engine.hash_key(k1, Flavor::Polyval, crate::field::POWERS),
+            k2: engine.expand_key(k2)?,
+            engine,
         })
     }
 

@@ -1,0 +1,465 @@
+//! Width-generic AES-CTR, GHASH/POLYVAL and stitched GCM kernels.
+//!
+//! # GHASH and POLYVAL with carry-less multiplication
+//! Field elements are in POLYVAL order (see `field`): a 128-bit lane holds the element
+//! with bit i = coefficient of x^i, the low qword first. GHASH blocks are byte-reversed
+//! on load (`bswap`), which maps them into the same field (RFC 8452 App. A) with the key
+//! mulX(H) prepared by `HashKey`.
+//!
+//! Product of x = x1·z + x0 and h = h1·z + h0 (z = x^64), four 64x64 carry-less products:
+//!     lo = x0·h0,  hi = x1·h1,  mid = x0·h1 + x1·h0,  x·h = hi·z^2 + mid·z + lo.
+//! Aggregation: a batch of k blocks X_0..X_(k-1) (acc added into X_0) contributes
+//! sum X_b·H^(k-b); the products are summed unreduced per lane, the lanes are XORed
+//! together, and one Montgomery reduction gives acc' (reduction is linear).
+//!
+//! Montgomery reduction of lo + hi·z^2 by x^-128 mod p, p = x^128 + x^127 + x^126 +
+//! x^121 + 1. Since p = 1 mod z, adding c0·p clears the low qword c0 of lo: the
+//! contribution c0·(x^127 + x^126 + x^121) = z·c0·K with K = x^63 + x^62 + x^57
+//! (the qword 0xc200000000000000), and c0·x^128 moves c0 up by two qwords. In vector
+//! form one such step is `fold(L) = swap64(L) xor clmul(L.lo, K)`; two steps clear lo
+//! and the result is hi xor fold(fold(lo)).
+//!
+//! # Counters
+//! A counter vector is kept in *integer form*: for GCM (32-bit big-endian counter in the
+//! last 4 bytes) the block is byte-reversed so the counter is dword 0; AES-GCM-SIV's
+//! little-endian counter already is dword 0. `add32` then increments modulo 2^32 without
+//! touching the other 96 bits, exactly inc32 of SP 800-38D, including the wrap.
+//!
+//! # Stitching
+//! The AES rounds of a batch of N vectors are interleaved with the GHASH of N vectors:
+//! of the same batch's input (decryption: the ciphertext is known up front) or of the
+//! previous batch's output (encryption). Both instruction streams are independent, so
+//! the AES and CLMUL units run at the same time.
+#![allow(unsafe_op_in_unsafe_fn)] // reduce_inner: straight-line intrinsics under reduce's contract
+
+use super::simd::{Simd, Xmm};
+use crate::aes::RoundKeys;
+use crate::engine::Counter;
+use crate::field::{Flavor, HashKey, POWERS};
+use core::arch::x86_64::*;
+
+/// Round keys broadcast to every lane.
+struct Keys<V> {
+    k: [V; 15],
+    rounds: usize,
+}
+
+#[inline(always)]
+unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
+    let b = rk.as_blocks();
+    // SAFETY: each b[i] is 16 readable bytes.
+    Keys {
+        k: core::array::from_fn(|i| unsafe { V::broadcast(_mm_loadu_si128(b[i].as_ptr().cast())) }),
+        rounds: rk.rounds(),
+    }
+}
+
+/// Encrypts N vectors of blocks in place.
+#[inline(always)]
+unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
+        for x in s.iter_mut() {
+            *x = x.xor(keys.k[0]);
+        }
+        for r in 1..keys.rounds {
+            let k = keys.k[r];
+            for x in s.iter_mut() {
+                *x = x.aesenc(k);
+            }
+        }
+        let k = keys.k[keys.rounds];
+        for x in s.iter_mut() {
+            *x = x.aesenclast(k);
+        }
+    }
+}
+
+/// Counter blocks, `LANES` at a time, in integer form (see module docs).
+struct Ctr<V> {
+    next: V,
+    step: V,
+    be: bool,
+}
+
+impl<V: Simd> Ctr<V> {
+    #[inline(always)]
+    unsafe fn new(ctr: &[u8; 16], kind: Counter) -> Self {
+        unsafe {
+            let be = kind == Counter::Be32;
+            let mut c = Xmm::load(ctr.as_ptr());
+            if be {
+                c = c.bswap();
+            }
+            Ctr {
+                next: V::broadcast(c.0).add32(V::lane_offsets()),
+                step: V::splat_dword0(V::LANES as i32),
+                be,
+            }
+        }
+    }
+
+    /// The next vector of counter blocks, ready for AES.
+    #[inline(always)]
+    unsafe fn take(&mut self) -> V {
+        unsafe {
+            let c = self.next;
+            self.next = c.add32(self.step);
+            if self.be {
+                c.bswap()
+            } else {
+                c
+            }
+        }
+    }
+}
+
+/// Unreduced sums of products.
+#[derive(Clone, Copy)]
+struct Sums<V> {
+    lo: V,
+    mid: V,
+    hi: V,
+}
+
+impl<V: Simd> Sums<V> {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        unsafe {
+            Sums {
+                lo: V::zero(),
+                mid: V::zero(),
+                hi: V::zero(),
+            }
+        }
+    }
+
+    /// Adds x·h lane by lane.
+    #[inline(always)]
+    unsafe fn mul_add(&mut self, x: V, h: V) {
+        unsafe {
+            self.lo = self.lo.xor(x.clmul::<0x00>(h));
+            self.hi = self.hi.xor(x.clmul::<0x11>(h));
+            self.mid = self.mid.xor(x.clmul::<0x01>(h)).xor(x.clmul::<0x10>(h));
+        }
+    }
+
+    /// XOR of the lanes (still unreduced).
+    #[inline(always)]
+    unsafe fn fold(self) -> Sums<Xmm> {
+        unsafe {
+            Sums {
+                lo: Xmm(self.lo.fold_lanes()),
+                mid: Xmm(self.mid.fold_lanes()),
+                hi: Xmm(self.hi.fold_lanes()),
+            }
+        }
+    }
+}
+
+impl Sums<Xmm> {
+    /// Montgomery reduction (module docs): (lo + mid·z + hi·z^2)·x^-128 mod p.
+    #[inline(always)]
+    unsafe fn reduce(self) -> __m128i {
+        // SAFETY: SSE2 + PCLMULQDQ, present in every x86 engine (caller's contract).
+        unsafe { self.reduce_inner() }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce_inner(self) -> __m128i {
+        let k = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
+        let lo = _mm_xor_si128(self.lo.0, _mm_slli_si128::<8>(self.mid.0));
+        let hi = _mm_xor_si128(self.hi.0, _mm_srli_si128::<8>(self.mid.0));
+        let t = _mm_xor_si128(
+            _mm_shuffle_epi32::<0x4e>(lo),
+            _mm_clmulepi64_si128::<0x00>(lo, k),
+        );
+        let t = _mm_xor_si128(
+            _mm_shuffle_epi32::<0x4e>(t),
+            _mm_clmulepi64_si128::<0x00>(t, k),
+        );
+        _mm_xor_si128(hi, t)
+    }
+}
+
+/// POLYVAL's dot(a, b) = a·b·x^-128 with one 128-bit CLMUL multiply.
+#[inline(always)]
+pub(super) unsafe fn dot(a: u128, b: u128) -> u128 {
+    unsafe {
+        let x = Xmm(_mm_loadu_si128((&a as *const u128).cast()));
+        let h = Xmm(_mm_loadu_si128((&b as *const u128).cast()));
+        let mut s = Sums::<Xmm>::zero();
+        s.mul_add(x, h);
+        let r = s.reduce();
+        let mut out = 0u128;
+        _mm_storeu_si128((&mut out as *mut u128).cast(), r);
+        out
+    }
+}
+
+#[inline(always)]
+unsafe fn load_elem<V: Simd>(p: *const u8, flavor: Flavor) -> V {
+    unsafe {
+        let x = V::load(p);
+        if flavor == Flavor::Ghash {
+            x.bswap()
+        } else {
+            x
+        }
+    }
+}
+
+/// Pointer to H^k.. in the descending table: `desc[POWERS - k]`.
+#[inline(always)]
+fn power_ptr(key: &HashKey, k: usize) -> *const u8 {
+    key.desc[POWERS - k..].as_ptr().cast()
+}
+
+/// Hashes `k` (1 <= k <= key.count) whole blocks at `src` into `acc` with one reduction.
+#[inline(always)]
+unsafe fn hash_batch<V: Simd>(key: &HashKey, acc: __m128i, src: *const u8, k: usize) -> __m128i {
+    unsafe {
+        let h = power_ptr(key, k);
+        let mut i = 0;
+        let mut wide = Sums::<V>::zero();
+        let mut first = Xmm(acc);
+        if k >= V::LANES {
+            let x = load_elem::<V>(src, key.flavor).xor(V::from_lane0(acc));
+            wide.mul_add(x, V::load(h));
+            i = V::LANES;
+            first = Xmm::zero();
+            while i + V::LANES <= k {
+                wide.mul_add(
+                    load_elem::<V>(src.add(16 * i), key.flavor),
+                    V::load(h.add(16 * i)),
+                );
+                i += V::LANES;
+            }
+        }
+        let mut s = wide.fold();
+        while i < k {
+            let x = load_elem::<Xmm>(src.add(16 * i), key.flavor).xor(first);
+            first = Xmm::zero();
+            s.mul_add(x, Xmm::load(h.add(16 * i)));
+            i += 1;
+        }
+        s.reduce()
+    }
+}
+
+#[inline(always)]
+fn acc_in(acc: u128) -> __m128i {
+    // SAFETY: reads 16 bytes of a u128 (x86 is little-endian: the element's low qword first).
+    unsafe { _mm_loadu_si128((&acc as *const u128).cast()) }
+}
+
+#[inline(always)]
+fn acc_out(a: __m128i) -> u128 {
+    let mut out = 0u128;
+    // SAFETY: writes 16 bytes into a u128.
+    unsafe { _mm_storeu_si128((&mut out as *mut u128).cast(), a) };
+    out
+}
+
+/// Absorbs `data` into `acc`, the final partial block zero-padded; up to `MAXW` blocks
+/// per reduction.
+#[inline(always)]
+pub(super) unsafe fn hash_update<V: Simd, const MAXW: usize>(
+    key: &HashKey,
+    acc: &mut u128,
+    data: &[u8],
+) {
+    unsafe {
+        let w = MAXW.min(key.count);
+        let mut a = acc_in(*acc);
+        let full = data.len() / 16;
+        let mut done = 0;
+        while done < full {
+            let k = (full - done).min(w);
+            a = hash_batch::<V>(key, a, data.as_ptr().add(16 * done), k);
+            done += k;
+        }
+        let tail = &data[16 * full..];
+        if !tail.is_empty() {
+            let mut b = [0u8; 16];
+            b[..tail.len()].copy_from_slice(tail);
+            a = hash_batch::<Xmm>(key, a, b.as_ptr(), 1);
+        }
+        *acc = acc_out(a);
+    }
+}
+
+/// XORs the counter-mode keystream into `data`; returns the counter after the last block.
+#[inline(always)]
+pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
+    rk: &RoundKeys,
+    kind: Counter,
+    ctr: [u8; 16],
+    data: &mut [u8],
+) -> [u8; 16] {
+    unsafe {
+        let ks = keys::<V>(rk);
+        let mut c = Ctr::<V>::new(&ctr, kind);
+        let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
+        let len = data.len();
+        let p = data.as_mut_ptr();
+        let mut off = 0;
+        while off + wb <= len {
+            let mut s: [V; N] = core::array::from_fn(|_| c.take());
+            aes_n(&ks, &mut s);
+            for (j, x) in s.iter().enumerate() {
+                let q = p.add(off + vb * j);
+                V::load(q).xor(*x).store(q);
+            }
+            off += wb;
+        }
+        while off + vb <= len {
+            let mut s = [c.take()];
+            aes_n(&ks, &mut s);
+            V::load(p.add(off)).xor(s[0]).store(p.add(off));
+            off += vb;
+        }
+        if off < len {
+            // Fewer than LANES blocks left: one block at a time through a stack buffer.
+            let kx = keys::<Xmm>(rk);
+            let mut blk = (off / 16) as u32;
+            while off < len {
+                let mut s = [Xmm::load(kind.add(&ctr, blk).as_ptr())];
+                aes_n(&kx, &mut s);
+                let n = (len - off).min(16);
+                let mut b = [0u8; 16];
+                b[..n].copy_from_slice(&data[off..off + n]);
+                Xmm::load(b.as_ptr()).xor(s[0]).store(b.as_mut_ptr());
+                data[off..off + n].copy_from_slice(&b[..n]);
+                off += n;
+                blk += 1;
+            }
+        }
+        kind.add(&ctr, len.div_ceil(16) as u32)
+    }
+}
+
+/// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags).
+#[inline(always)]
+pub(super) unsafe fn encrypt_blocks(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
+    unsafe {
+        let ks = keys::<Xmm>(rk);
+        for group in blocks.chunks_mut(8) {
+            let mut s = [Xmm::zero(); 8];
+            for (x, b) in s.iter_mut().zip(group.iter()) {
+                *x = Xmm::load(b.as_ptr());
+            }
+            aes_n(&ks, &mut s);
+            for (x, b) in s.iter().zip(group.iter_mut()) {
+                x.store(b.as_mut_ptr());
+            }
+        }
+    }
+}
+
+/// Which data the stitched kernel hashes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hash {
+    /// The input (GCM decryption hashes the ciphertext it decrypts).
+    Input,
+    /// The output (GCM encryption hashes its ciphertext; AES-GCM-SIV decryption hashes the
+    /// plaintext it produces).
+    Output,
+}
+
+/// CTR over `data` in place with the GHASH/POLYVAL of the input or output absorbed into
+/// `acc`, N vectors per batch, AES and CLMUL interleaved. Returns the next counter.
+#[inline(always)]
+pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
+    rk: &RoundKeys,
+    key: &HashKey,
+    kind: Counter,
+    ctr: [u8; 16],
+    acc: &mut u128,
+    data: &mut [u8],
+    what: Hash,
+) -> [u8; 16] {
+    unsafe {
+        let wblocks = N * V::LANES;
+        let (vb, wb) = (16 * V::LANES, 16 * wblocks);
+        let batches = data.len() / wb;
+        if key.count < wblocks || batches < 2 {
+            // Short input: the two passes back to back.
+            return match what {
+                Hash::Input => {
+                    hash_update::<V, MAXW>(key, acc, data);
+                    ctr_xor::<V, N>(rk, kind, ctr, data)
+                }
+                Hash::Output => {
+                    let next = ctr_xor::<V, N>(rk, kind, ctr, data);
+                    hash_update::<V, MAXW>(key, acc, data);
+                    next
+                }
+            };
+        }
+        let ks = keys::<V>(rk);
+        let hpow: [V; N] = core::array::from_fn(|j| V::load(power_ptr(key, wblocks).add(vb * j)));
+        let mut c = Ctr::<V>::new(&ctr, kind);
+        let mut a = acc_in(*acc);
+        let p = data.as_mut_ptr();
+        for b in 0..batches {
+            let cur = p.add(b * wb);
+            // The N vectors this batch hashes: its own input, or the previous batch's output.
+            let src: Option<*const u8> = match what {
+                Hash::Input => Some(cur),
+                Hash::Output if b > 0 => Some(cur.sub(wb)),
+                Hash::Output => None,
+            };
+            let mut s: [V; N] = core::array::from_fn(|_| c.take());
+            for x in s.iter_mut() {
+                *x = x.xor(ks.k[0]);
+            }
+            let mut sums = Sums::<V>::zero();
+            // Rounds 1..=N each carry one vector of hashing (rounds >= 10 > N).
+            for j in 0..N {
+                let k = ks.k[j + 1];
+                for x in s.iter_mut() {
+                    *x = x.aesenc(k);
+                }
+                if let Some(src) = src {
+                    let mut x = load_elem::<V>(src.add(vb * j), key.flavor);
+                    if j == 0 {
+                        x = x.xor(V::from_lane0(a));
+                    }
+                    sums.mul_add(x, hpow[j]);
+                }
+            }
+            for r in N + 1..ks.rounds {
+                let k = ks.k[r];
+                for x in s.iter_mut() {
+                    *x = x.aesenc(k);
+                }
+            }
+            if src.is_some() {
+                a = sums.fold().reduce();
+            }
+            let k = ks.k[ks.rounds];
+            for (j, x) in s.iter().enumerate() {
+                let q = cur.add(vb * j);
+                V::load(q).xor(x.aesenclast(k)).store(q);
+            }
+        }
+        if what == Hash::Output {
+            a = hash_batch::<V>(key, a, p.add((batches - 1) * wb), wblocks);
+        }
+        *acc = acc_out(a);
+        let done = batches * wb;
+        let next = kind.add(&ctr, (done / 16) as u32);
+        let rest = &mut data[done..];
+        match what {
+            Hash::Input => {
+                hash_update::<V, MAXW>(key, acc, rest);
+                ctr_xor::<V, N>(rk, kind, next, rest)
+            }
+            Hash::Output => {
+                let next = ctr_xor::<V, N>(rk, kind, next, rest);
+                hash_update::<V, MAXW>(key, acc, rest);
+                next
+            }
+        }
+    }
+}

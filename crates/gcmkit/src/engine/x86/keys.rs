@@ -1,0 +1,103 @@
+//! AES-128 and AES-256 key expansion with AESKEYGENASSIST (AES-192 uses the portable
+//! schedule: it is set up once per key and never on a per-message path).
+//!
+//! FIPS 197: w[i] = w[i-Nk] xor temp, temp = SubWord(RotWord(w[i-1])) xor Rcon at the
+//! start of each Nk-word group (and SubWord(w[i-1]) mid-group for AES-256). With the
+//! previous group in a register, the four new words are the prefix-XOR of the previous
+//! words (three 4-byte shifts) XOR temp broadcast to all dwords. AESKEYGENASSIST(x, rcon)
+//! puts RotWord(SubWord(x3)) xor rcon in dword 3 and SubWord(x3) in dword 2.
+
+#![allow(unsafe_op_in_unsafe_fn)] // `mix`/`store`: straight-line intrinsics, called only from `expand`
+
+use crate::aes::RoundKeys;
+use core::arch::x86_64::*;
+
+/// prev[0], prev[0]^prev[1], prev[0]^prev[1]^prev[2], ... then XOR with `t`.
+#[inline(always)]
+unsafe fn mix(prev: __m128i, t: __m128i) -> __m128i {
+    let mut x = prev;
+    x = _mm_xor_si128(x, _mm_slli_si128::<4>(x));
+    x = _mm_xor_si128(x, _mm_slli_si128::<8>(x));
+    _mm_xor_si128(x, t)
+}
+
+macro_rules! step128 {
+    ($prev:expr, $rcon:literal) => {
+        mix(
+            $prev,
+            _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>($prev)),
+        )
+    };
+}
+
+#[inline(always)]
+unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
+    // SAFETY: out[i] is 16 writable bytes.
+    unsafe { _mm_storeu_si128(out[i].as_mut_ptr().cast(), x) }
+}
+
+/// Expands a 16- or 32-byte key; other lengths go to the portable schedule.
+#[target_feature(enable = "aes,sse2")]
+pub(crate) unsafe fn expand(key: &[u8]) -> Result<RoundKeys, crate::Error> {
+    let mut out = [[0u8; 16]; 15];
+    match key.len() {
+        16 => unsafe {
+            let mut k = _mm_loadu_si128(key.as_ptr().cast());
+            store(&mut out, 0, k);
+            k = step128!(k, 0x01);
+            store(&mut out, 1, k);
+            k = step128!(k, 0x02);
+            store(&mut out, 2, k);
+            k = step128!(k, 0x04);
+            store(&mut out, 3, k);
+            k = step128!(k, 0x08);
+            store(&mut out, 4, k);
+            k = step128!(k, 0x10);
+            store(&mut out, 5, k);
+            k = step128!(k, 0x20);
+            store(&mut out, 6, k);
+            k = step128!(k, 0x40);
+            store(&mut out, 7, k);
+            k = step128!(k, 0x80);
+            store(&mut out, 8, k);
+            k = step128!(k, 0x1b);
+            store(&mut out, 9, k);
+            k = step128!(k, 0x36);
+            store(&mut out, 10, k);
+            Ok(RoundKeys::from_raw(out, 10))
+        },
+        32 => unsafe {
+            let mut a = _mm_loadu_si128(key.as_ptr().cast());
+            let mut b = _mm_loadu_si128(key.as_ptr().add(16).cast());
+            store(&mut out, 0, a);
+            store(&mut out, 1, b);
+            // Each even group: RotWord+SubWord+Rcon of b's last word; each odd group:
+            // SubWord (no rotation, no Rcon) of the new a's last word.
+            macro_rules! pair {
+                ($i:literal, $rcon:literal) => {
+                    a = mix(
+                        a,
+                        _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(b)),
+                    );
+                    store(&mut out, $i, a);
+                    if $i < 14 {
+                        b = mix(
+                            b,
+                            _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(a)),
+                        );
+                        store(&mut out, $i + 1, b);
+                    }
+                };
+            }
+            pair!(2, 0x01);
+            pair!(4, 0x02);
+            pair!(6, 0x04);
+            pair!(8, 0x08);
+            pair!(10, 0x10);
+            pair!(12, 0x20);
+            pair!(14, 0x40);
+            Ok(RoundKeys::from_raw(out, 14))
+        },
+        _ => RoundKeys::new(key),
+    }
+}
