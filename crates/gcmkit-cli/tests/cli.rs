@@ -116,3 +116,35 @@ fn vectors_unreadable_file_exits_2() {
         Some(2)
     );
 }
+
+#[test]
+fn gcmkit_engine_forces_each_engine_and_rejects_unknown() {
+    let out = gcmkit().arg("info").output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout).to_string();
+    let supported = s
+        .lines()
+        .find_map(|l| l.strip_prefix("engines supported: "))
+        .unwrap()
+        .to_string();
+    for name in supported.split(", ") {
+        let out = gcmkit()
+            .arg("info")
+            .env("GCMKIT_ENGINE", name)
+            .output()
+            .unwrap();
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("engine in use: {name}")));
+        let out = gcmkit()
+            .arg("selftest")
+            .env("GCMKIT_ENGINE", name)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    }
+    let out = gcmkit()
+        .arg("info")
+        .env("GCMKIT_ENGINE", "warp-drive")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown engine"));
+}

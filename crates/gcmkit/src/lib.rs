@@ -57,6 +57,7 @@ pub mod engine;
 mod error;
 pub mod field;
 mod gcm;
+pub mod hazmat;
 #[cfg(feature = "alloc")]
 pub mod selftest;
 mod siv;
@@ -79,12 +80,6 @@ pub mod limits {
     pub use crate::siv::{
         MAX_LEN as SIV_MAX_LEN, NONCE_LEN as SIV_NONCE_LEN, TAG_LEN as SIV_TAG_LEN,
     };
-}
-
-/// Building blocks for experts. Each item says what it gives up.
-pub mod hazmat {
-    pub use crate::gcm::{trace as gcm_trace, GcmTrace};
-    pub use crate::siv::plus::GcmSivPlus;
 }
 
 /// The crate version.

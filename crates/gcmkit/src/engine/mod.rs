@@ -198,6 +198,33 @@ impl Engine {
         })
     }
 
+    /// Whole AES-GCM (tag before truncation) in one call for small inputs, or `None` if the
+    /// engine has no small-input kernel or the input is too large for it.
+    pub(crate) fn gcm_small(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        y0: &[u8; 16],
+        aad: &[u8],
+        data: &mut [u8],
+        decrypt: bool,
+    ) -> Option<[u8; 16]> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let hashed = aad.len().div_ceil(16) * 16 + data.len().div_ceil(16) * 16 + 16;
+            if self != Engine::Portable
+                && data.len() <= x86::SMALL_DATA
+                && hashed <= x86::SMALL_HASHED
+            {
+                return dispatch!(self, None, |m| Some(m::gcm_small(
+                    keys, h, y0, aad, data, decrypt
+                )));
+            }
+        }
+        let _ = (keys, h, y0, aad, data, decrypt);
+        None
+    }
+
     /// Counter mode over `data` in place, absorbing the *output* into `acc`: GCM
     /// encryption (Be32) and AES-GCM-SIV decryption (Le32).
     pub(crate) fn ctr_then_hash(

@@ -115,6 +115,12 @@ impl GcmKey {
     pub(crate) fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
         Self::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv)?;
+        if let Some(t) = self
+            .engine
+            .gcm_small(&self.aes, &self.h, &y0, aad, buf, false)
+        {
+            return Ok(t);
+        }
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, aad);
         self.engine.ctr_then_hash(
@@ -139,18 +145,26 @@ impl GcmKey {
     ) -> Result<(), Error> {
         Self::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv)?;
-        let mut acc = 0u128;
-        self.engine.hash_update(&self.h, &mut acc, aad);
-        self.engine.hash_then_ctr(
-            &self.aes,
-            &self.h,
-            Counter::Be32,
-            Counter::Be32.add(&y0, 1),
-            &mut acc,
-            buf,
-        );
-        let expected = Tag::truncate(self.finish(&y0, acc, aad.len(), buf.len()), tag.len());
-        if expected.ct_eq_slice(tag) {
+        let full = match self
+            .engine
+            .gcm_small(&self.aes, &self.h, &y0, aad, buf, true)
+        {
+            Some(t) => t,
+            None => {
+                let mut acc = 0u128;
+                self.engine.hash_update(&self.h, &mut acc, aad);
+                self.engine.hash_then_ctr(
+                    &self.aes,
+                    &self.h,
+                    Counter::Be32,
+                    Counter::Be32.add(&y0, 1),
+                    &mut acc,
+                    buf,
+                );
+                self.finish(&y0, acc, aad.len(), buf.len())
+            }
+        };
+        if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             Ok(())
         } else {
             buf.zeroize();

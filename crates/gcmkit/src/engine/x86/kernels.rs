@@ -46,28 +46,49 @@ struct Keys<V> {
 
 #[inline(always)]
 unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
-    let b = rk.as_blocks();
-    // SAFETY: each b[i] is 16 readable bytes.
+    // (Explicit loops, not `array::from_fn`: its closure would not inline into the
+    // target-feature entry point and would run the intrinsics out of line.)
+    let mut k = [unsafe { V::zero() }; 15];
+    for (ki, bi) in k
+        .iter_mut()
+        .zip(rk.as_blocks().iter())
+        .take(rk.rounds() + 1)
+    {
+        // SAFETY: each bi is 16 readable bytes.
+        *ki = unsafe { V::broadcast(_mm_loadu_si128(bi.as_ptr().cast())) };
+    }
     Keys {
-        k: core::array::from_fn(|i| unsafe { V::broadcast(_mm_loadu_si128(b[i].as_ptr().cast())) }),
+        k,
         rounds: rk.rounds(),
     }
 }
 
-/// Encrypts N vectors of blocks in place.
+/// Encrypts N vectors of blocks in place. Specialized per round count so the rounds
+/// unroll completely (the count is public: it is the key size).
 #[inline(always)]
 unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
+        match keys.rounds {
+            10 => aes_rounds::<V, N, 10>(keys, s),
+            12 => aes_rounds::<V, N, 12>(keys, s),
+            _ => aes_rounds::<V, N, 14>(keys, s),
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     unsafe {
         for x in s.iter_mut() {
             *x = x.xor(keys.k[0]);
         }
-        for r in 1..keys.rounds {
+        for r in 1..R {
             let k = keys.k[r];
             for x in s.iter_mut() {
                 *x = x.aesenc(k);
             }
         }
-        let k = keys.k[keys.rounds];
+        let k = keys.k[R];
         for x in s.iter_mut() {
             *x = x.aesenclast(k);
         }
@@ -304,7 +325,10 @@ pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
         let p = data.as_mut_ptr();
         let mut off = 0;
         while off + wb <= len {
-            let mut s: [V; N] = core::array::from_fn(|_| c.take());
+            let mut s = [V::zero(); N];
+            for x in s.iter_mut() {
+                *x = c.take();
+            }
             aes_n(&ks, &mut s);
             for (j, x) in s.iter().enumerate() {
                 let q = p.add(off + vb * j);
@@ -338,21 +362,119 @@ pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
     }
 }
 
-/// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags).
+/// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags): as many
+/// independent AES chains as there are blocks, up to 8.
 #[inline(always)]
 pub(super) unsafe fn encrypt_blocks(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
     unsafe {
         let ks = keys::<Xmm>(rk);
         for group in blocks.chunks_mut(8) {
-            let mut s = [Xmm::zero(); 8];
-            for (x, b) in s.iter_mut().zip(group.iter()) {
-                *x = Xmm::load(b.as_ptr());
-            }
-            aes_n(&ks, &mut s);
-            for (x, b) in s.iter().zip(group.iter_mut()) {
-                x.store(b.as_mut_ptr());
+            match group.len() {
+                1 => ecb::<1>(&ks, group),
+                2 => ecb::<2>(&ks, group),
+                3 | 4 => ecb::<4>(&ks, group),
+                _ => ecb::<8>(&ks, group),
             }
         }
+    }
+}
+
+#[inline(always)]
+unsafe fn ecb<const N: usize>(ks: &Keys<Xmm>, group: &mut [[u8; 16]]) {
+    unsafe {
+        let mut s = [Xmm::zero(); N];
+        for (x, b) in s.iter_mut().zip(group.iter()) {
+            *x = Xmm::load(b.as_ptr());
+        }
+        aes_n(ks, &mut s);
+        for (x, b) in s.iter().zip(group.iter_mut()) {
+            x.store(b.as_mut_ptr());
+        }
+    }
+}
+
+/// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
+pub(crate) const SMALL_DATA: usize = 7 * 16;
+/// Largest padded AAD + padded data + length block for [`gcm_small`] (one reduction).
+pub(crate) const SMALL_HASHED: usize = POWERS * 16;
+
+/// Whole AES-GCM of a small input: E(K, Y0) and the keystream in one AES batch, then
+/// GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns the full tag.
+/// The caller guarantees `data.len() <= SMALL_DATA` and
+/// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
+#[inline(always)]
+pub(super) unsafe fn gcm_small(
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: &[u8; 16],
+    aad: &[u8],
+    data: &mut [u8],
+    decrypt: bool,
+) -> [u8; 16] {
+    unsafe {
+        // E(K, Y0) and the keystream, counters built in registers (no store-to-load
+        // round trip through memory), as many AES chains as blocks.
+        match data.len().div_ceil(16) + 1 {
+            1 => small::<1>(rk, key, y0, aad, data, decrypt),
+            2 => small::<2>(rk, key, y0, aad, data, decrypt),
+            3 | 4 => small::<4>(rk, key, y0, aad, data, decrypt),
+            _ => small::<8>(rk, key, y0, aad, data, decrypt),
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn small<const N: usize>(
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: &[u8; 16],
+    aad: &[u8],
+    data: &mut [u8],
+    decrypt: bool,
+) -> [u8; 16] {
+    unsafe {
+        let ks = keys::<Xmm>(rk);
+        let mut c = Ctr::<Xmm>::new(y0, Counter::Be32);
+        let mut s = [Xmm::zero(); N];
+        for x in s.iter_mut() {
+            *x = c.take();
+        }
+        aes_n(&ks, &mut s);
+        // The hashed string: pad16(A) || pad16(C) || len(A) || len(C).
+        let mut h = [0u8; SMALL_HASHED];
+        let a_end = aad.len().div_ceil(16) * 16;
+        let c_end = a_end + data.len().div_ceil(16) * 16;
+        h[..aad.len()].copy_from_slice(aad);
+        if decrypt {
+            h[a_end..a_end + data.len()].copy_from_slice(data);
+        }
+        let mut full = data.chunks_exact_mut(16);
+        let mut i = 1;
+        for d in &mut full {
+            Xmm::load(d.as_ptr()).xor(s[i]).store(d.as_mut_ptr());
+            i += 1;
+        }
+        let tail = full.into_remainder();
+        if !tail.is_empty() {
+            let mut b = [0u8; 16];
+            b[..tail.len()].copy_from_slice(tail);
+            Xmm::load(b.as_ptr()).xor(s[i]).store(b.as_mut_ptr());
+            tail.copy_from_slice(&b[..tail.len()]);
+            core::ptr::write_volatile(&mut b, [0u8; 16]);
+        }
+        if !decrypt {
+            h[a_end..a_end + data.len()].copy_from_slice(data);
+        }
+        h[c_end..c_end + 16].copy_from_slice(&crate::field::gcm_length_block(
+            aad.len() as u64,
+            data.len() as u64,
+        ));
+        let g = hash_batch::<Xmm>(key, _mm_setzero_si128(), h.as_ptr(), c_end / 16 + 1);
+        // GHASH's output is the byte-reversed element; the tag is that xor E(K, Y0).
+        let t = Xmm(g).bswap().xor(s[0]);
+        let mut out = [0u8; 16];
+        t.store(out.as_mut_ptr());
+        out
     }
 }
 
@@ -397,7 +519,10 @@ pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
             };
         }
         let ks = keys::<V>(rk);
-        let hpow: [V; N] = core::array::from_fn(|j| V::load(power_ptr(key, wblocks).add(vb * j)));
+        let mut hpow = [V::zero(); N];
+        for (j, h) in hpow.iter_mut().enumerate() {
+            *h = V::load(power_ptr(key, wblocks).add(vb * j));
+        }
         let mut c = Ctr::<V>::new(&ctr, kind);
         let mut a = acc_in(*acc);
         let p = data.as_mut_ptr();
@@ -409,9 +534,9 @@ pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
                 Hash::Output if b > 0 => Some(cur.sub(wb)),
                 Hash::Output => None,
             };
-            let mut s: [V; N] = core::array::from_fn(|_| c.take());
+            let mut s = [V::zero(); N];
             for x in s.iter_mut() {
-                *x = x.xor(ks.k[0]);
+                *x = c.take().xor(ks.k[0]);
             }
             let mut sums = Sums::<V>::zero();
             // Rounds 1..=N each carry one vector of hashing (rounds >= 10 > N).

@@ -9,7 +9,7 @@ mod kernels;
 mod keys;
 pub(crate) mod simd;
 
-pub(crate) use kernels::Hash;
+pub(crate) use kernels::{Hash, SMALL_DATA, SMALL_HASHED};
 
 /// Runtime feature checks, one per engine.
 #[cfg(feature = "std")]
@@ -100,6 +100,20 @@ macro_rules! entry_points {
                 what: kernels::Hash,
             ) -> [u8; 16] {
                 unsafe { kernels::stitched::<$v, $n, $maxw>(rk, key, kind, ctr, acc, data, what) }
+            }
+
+            /// # Safety
+            /// The CPU must support this engine's features; sizes as `kernels::gcm_small`.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn gcm_small(
+                rk: &RoundKeys,
+                key: &HashKey,
+                y0: &[u8; 16],
+                aad: &[u8],
+                data: &mut [u8],
+                decrypt: bool,
+            ) -> [u8; 16] {
+                unsafe { kernels::gcm_small(rk, key, y0, aad, data, decrypt) }
             }
 
             /// # Safety

@@ -1,0 +1,205 @@
+//! gcmkit-bench: gcmkit (every engine) beside aws-lc-rs, ring and RustCrypto, in one
+//! process and one run, as ratios. Writes `docs/perf/engines.{json,md}`; `plot.py`
+//! draws the PNG.
+//!
+//! Method: every row times each implementation round-robin (so machine noise hits all
+//! of them alike), `REPS` samples of about `SAMPLE_MS` each after a warm-up; the figure is
+//! the median. Decryption is "copy the ciphertext into the work buffer, then decrypt in
+//! place" for every implementation alike (ring and aws-lc-rs decrypt in place only); the
+//! copy makes the ratios conservative for whoever is fastest. Cycles per byte use the
+//! core clock measured by a chain of dependent adds (this VM has no cycle counters).
+
+mod clock;
+mod peers;
+
+use peers::{Alg, Candidate, Op};
+use std::time::Instant;
+
+const REPS: usize = 7;
+const SAMPLE_MS: f64 = 8.0;
+pub const SIZES: &[usize] = &[16, 64, 256, 576, 1500, 8192, 16384, 1 << 20];
+
+/// Median GB/s of each candidate, measured round-robin.
+fn race(cands: &mut [Candidate], bytes: usize) -> Vec<f64> {
+    // Calibrate: iterations per sample for each candidate.
+    let iters: Vec<u64> = cands
+        .iter_mut()
+        .map(|c| {
+            let t = Instant::now();
+            let mut n = 0u64;
+            while t.elapsed().as_secs_f64() < 0.002 || n < 3 {
+                (c.run)();
+                n += 1;
+            }
+            let per = t.elapsed().as_secs_f64() / n as f64;
+            ((SAMPLE_MS / 1000.0) / per).ceil().max(1.0) as u64
+        })
+        .collect();
+    let mut samples = vec![Vec::with_capacity(REPS); cands.len()];
+    for _ in 0..REPS {
+        for (i, c) in cands.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..iters[i] {
+                (c.run)();
+            }
+            let s = t.elapsed().as_secs_f64();
+            samples[i].push(bytes as f64 * iters[i] as f64 / s / 1e9);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            v[v.len() / 2]
+        })
+        .collect()
+}
+
+struct Row {
+    alg: String,
+    op: String,
+    size: usize,
+    results: Vec<(String, f64)>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let out_dir = args.get(1).cloned().unwrap_or_else(|| "../docs/perf".into());
+    let quick = std::env::var("GCMKIT_BENCH_QUICK").is_ok();
+    let ghz = clock::measure_ghz();
+    eprintln!("core clock: {ghz:.2} GHz (dependent-add chain)");
+    let engines: Vec<gcmkit::Engine> = gcmkit::Engine::supported().collect();
+    let sizes: Vec<usize> = if quick { vec![16, 1500, 16384] } else { SIZES.to_vec() };
+
+    let mut rows = Vec::new();
+    for alg in Alg::ALL {
+        for op in [Op::Encrypt, Op::Decrypt] {
+            if matches!(alg, Alg::Gmac | Alg::Ghash | Alg::Polyval | Alg::Ctr) && op == Op::Decrypt {
+                continue;
+            }
+            for &size in &sizes {
+                let mut cands = peers::candidates(*alg, op, size, &engines);
+                let gbps = race(&mut cands, size);
+                let results: Vec<(String, f64)> = cands.iter().map(|c| c.name.clone()).zip(gbps).collect();
+                eprintln!("{:<16} {:<7} {:>8} {}", alg.name(), op.name(), size, fmt_results(&results));
+                rows.push(Row { alg: alg.name().into(), op: op.name().into(), size, results });
+            }
+        }
+    }
+    let ipi = ipi_rows(&engines);
+    report::write(&out_dir, ghz, &rows, &ipi, &args.join(" "));
+}
+
+fn fmt_results(r: &[(String, f64)]) -> String {
+    r.iter().map(|(n, g)| format!("{n}={g:.2}")).collect::<Vec<_>>().join(" ")
+}
+
+/// Internet Performance Index (seed-conventions sec. 9): IPI = 1 / sum f(s)/T(s), with
+/// f(1500) = .60, f(576) = .20, f(552) = .15, f(44) = .05, one packet per call, a new
+/// nonce each call.
+pub const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
+
+fn ipi_rows(engines: &[gcmkit::Engine]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for alg in [Alg::Aes128Gcm, Alg::Aes256Gcm, Alg::Aes128GcmSiv, Alg::Gmac] {
+        let mut per_size: Vec<Vec<(String, f64)>> = Vec::new();
+        for &(size, _) in IPI_MIX {
+            let mut cands = peers::candidates_fresh_nonce(alg, size, engines);
+            let g = race(&mut cands, size);
+            per_size.push(cands.iter().map(|c| c.name.clone()).zip(g).collect());
+        }
+        let names: Vec<String> = per_size[0].iter().map(|(n, _)| n.clone()).collect();
+        let results = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let inv: f64 = IPI_MIX.iter().zip(&per_size).map(|(&(_, f), r)| f / r[i].1).sum();
+                (n.clone(), 1.0 / inv)
+            })
+            .collect::<Vec<_>>();
+        eprintln!("IPI {:<12} {}", alg.name(), fmt_results(&results));
+        rows.push(Row { alg: alg.name().into(), op: "encrypt".into(), size: 0, results });
+    }
+    rows
+}
+
+mod report {
+    use super::Row;
+    use std::fmt::Write;
+
+    fn is_gcmkit(n: &str) -> bool {
+        n.starts_with("gcmkit")
+    }
+
+    /// Best peer (non-gcmkit) and best gcmkit figure of a row.
+    fn best(r: &Row) -> (Option<(String, f64)>, Option<(String, f64)>) {
+        let pick = |own: bool| {
+            r.results
+                .iter()
+                .filter(|(n, _)| is_gcmkit(n) == own)
+                .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap())
+                .cloned()
+        };
+        (pick(true), pick(false))
+    }
+
+    pub fn write(dir: &str, ghz: f64, rows: &[Row], ipi: &[Row], cmd: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        let json = serde_json::json!({
+            "clock_ghz": ghz,
+            "command": cmd,
+            "rows": rows.iter().chain(ipi.iter()).map(|r| serde_json::json!({
+                "alg": r.alg, "op": r.op, "size": r.size, "ipi": r.size == 0,
+                "gbps": r.results.iter().map(|(n, g)| (n.clone(), serde_json::json!(g))).collect::<serde_json::Map<_, _>>(),
+            })).collect::<Vec<_>>(),
+        });
+        std::fs::write(format!("{dir}/engines.json"), serde_json::to_string_pretty(&json).unwrap()).unwrap();
+
+        let mut md = String::new();
+        let _ = writeln!(md, "# gcmkit engines beside their peers\n");
+        let _ = writeln!(md, "Generated by `make bench` (`{cmd}`); do not edit by hand.\n");
+        let _ = writeln!(md, "{}\n", super::clock::machine_line(ghz));
+        let _ = writeln!(md, "Throughput in GB/s (10^9 bytes/s), median of {} round-robin samples per cell; \
+            cycles/byte = clock / throughput. **ratio** = best gcmkit engine / best peer in the same row. \
+            Decryption includes copying the ciphertext into the work buffer, for every implementation.\n", super::REPS);
+        for (alg, op) in rows.iter().map(|r| (r.alg.clone(), r.op.clone())).collect::<std::collections::BTreeSet<_>>() {
+            let sel: Vec<&Row> = rows.iter().filter(|r| r.alg == alg && r.op == op).collect();
+            let names: Vec<String> = sel[0].results.iter().map(|(n, _)| n.clone()).collect();
+            let _ = writeln!(md, "## {alg} {op}\n");
+            let _ = writeln!(md, "| bytes | {} | best gcmkit c/B | ratio vs best peer |", names.join(" | "));
+            let _ = writeln!(md, "|---:|{}---:|---:|", "---:|".repeat(names.len()));
+            for r in sel {
+                let (own, peer) = best(r);
+                let cells: Vec<String> = r.results.iter().map(|(_, g)| format!("{g:.2}")).collect();
+                let cpb = own.as_ref().map(|o| format!("{:.3}", ghz / o.1)).unwrap_or_default();
+                let ratio = match (own, peer) {
+                    (Some(o), Some(p)) => format!("**{:.2}x** ({})", o.1 / p.1, p.0),
+                    _ => "-".into(),
+                };
+                let _ = writeln!(md, "| {} | {} | {cpb} | {ratio} |", size_name(r.size), cells.join(" | "));
+            }
+            md.push('\n');
+        }
+        let _ = writeln!(md, "## Internet Performance Index (encrypt, Gbit/s)\n");
+        let _ = writeln!(md, "IPI = 1 / sum f(s)/T(s) over 1500 B (60 %), 576 B (20 %), 552 B (15 %), 44 B (5 %), a new nonce per packet; bits/cycle = Gbit/s / clock.\n");
+        for r in ipi {
+            let (own, peer) = best(r);
+            let cells: Vec<String> = r.results.iter().map(|(n, g)| format!("{n} {:.1} ({:.2} bit/c)", g * 8.0, g * 8.0 / ghz)).collect();
+            let ratio = match (own, peer) {
+                (Some(o), Some(p)) => format!("ratio **{:.2}x** vs {}", o.1 / p.1, p.0),
+                _ => String::new(),
+            };
+            let _ = writeln!(md, "- **{}**: {}; {ratio}", r.alg, cells.join(", "));
+        }
+        std::fs::write(format!("{dir}/engines.md"), md).unwrap();
+        eprintln!("wrote {dir}/engines.md and engines.json");
+    }
+
+    pub fn size_name(n: usize) -> String {
+        if n >= 1 << 20 {
+            format!("{} MiB", n >> 20)
+        } else {
+            n.to_string()
+        }
+    }
+}

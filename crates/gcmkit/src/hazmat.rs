@@ -1,0 +1,79 @@
+//! Building blocks for experts and for reproducing the papers' measurements. Each item
+//! says what it gives up; none of them is needed for ordinary encryption.
+
+use crate::aes::RoundKeys;
+use crate::engine::{Counter, Engine};
+use crate::error::Error;
+use crate::field::{Flavor, HashKey, POWERS};
+
+pub use crate::gcm::{trace as gcm_trace, GcmTrace};
+pub use crate::siv::plus::GcmSivPlus;
+
+/// GHASH or POLYVAL alone, keyed directly (no nonce, no length block, no masking: a
+/// universal hash, not a MAC). For measurements and for building other constructions.
+#[derive(Clone, Debug)]
+pub struct UniversalHash {
+    key: HashKey,
+    acc: u128,
+    engine: Engine,
+}
+
+impl UniversalHash {
+    /// GHASH with hash key `h` (GCM's H = E(K, 0^128)).
+    pub fn ghash(h: &[u8; 16], engine: Engine) -> Result<Self, Error> {
+        Self::new(h, Flavor::Ghash, engine)
+    }
+
+    /// POLYVAL (RFC 8452) with key `h`.
+    pub fn polyval(h: &[u8; 16], engine: Engine) -> Result<Self, Error> {
+        Self::new(h, Flavor::Polyval, engine)
+    }
+
+    fn new(h: &[u8; 16], flavor: Flavor, engine: Engine) -> Result<Self, Error> {
+        let engine = engine.check()?;
+        Ok(UniversalHash {
+            key: engine.hash_key(h, flavor, POWERS),
+            acc: 0,
+            engine,
+        })
+    }
+
+    /// Absorbs `data`; a final partial block is zero-padded.
+    pub fn update_padded(&mut self, data: &[u8]) {
+        self.engine.hash_update(&self.key, &mut self.acc, data);
+    }
+
+    /// The current value (the state is kept: more data may follow).
+    pub fn value(&self) -> [u8; 16] {
+        self.key.flavor().store(self.acc)
+    }
+
+    /// Starts over with the same key.
+    pub fn reset(&mut self) {
+        self.acc = 0;
+    }
+}
+
+/// AES in counter mode with GCM's 32-bit big-endian counter, no authentication: the
+/// keystream rate that bounds AES-GCM. Malleable; never use it alone to protect data.
+#[derive(Clone, Debug)]
+pub struct AesCtr32 {
+    keys: RoundKeys,
+    engine: Engine,
+}
+
+impl AesCtr32 {
+    /// An AES-128/192/256 key on `engine`.
+    pub fn new(key: &[u8], engine: Engine) -> Result<Self, Error> {
+        let engine = engine.check()?;
+        Ok(AesCtr32 {
+            keys: engine.expand_key(key)?,
+            engine,
+        })
+    }
+
+    /// XORs E(K, ctr), E(K, ctr + 1), ... into `data`; returns the next counter block.
+    pub fn apply_keystream(&self, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
+        self.engine.ctr_xor(&self.keys, Counter::Be32, ctr, data)
+    }
+}
