@@ -27,3 +27,9 @@ fmt:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
+bench:
+	cd bench && $(CARGO) run --release -- ../docs/perf
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
+	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png

@@ -73,6 +73,8 @@ pub const POWERS: usize = 32;
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct HashKey {
     pub(crate) desc: [u128; POWERS],
+    /// Karatsuba helpers: `kara[i]` = hi64(desc[i]) xor lo64(desc[i]) in both halves.
+    pub(crate) kara: [u128; POWERS],
     #[zeroize(skip)]
     pub(crate) count: usize,
     #[zeroize(skip)]
@@ -128,11 +130,12 @@ impl HashKey {
         for k in 2..=count {
             desc[POWERS - k] = dot(desc[POWERS - k + 1], h);
         }
-        HashKey {
-            desc,
-            count,
-            flavor,
+        let mut kara = [0u128; POWERS];
+        for (k, d) in kara.iter_mut().zip(desc.iter()) {
+            let m = (*d as u64 ^ (*d >> 64) as u64) as u128;
+            *k = m | (m << 64);
         }
+        HashKey { desc, kara, count, flavor }
     }
 
     /// The flavor (GHASH or POLYVAL).

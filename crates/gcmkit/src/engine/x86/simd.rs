@@ -38,6 +38,8 @@ pub(crate) trait Simd: Copy {
     unsafe fn aesenclast(self, k: Self) -> Self;
     /// Carry-less 64x64 product per lane; IMM bit 0 picks self's qword, bit 4 o's.
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self;
+    /// Swaps the two 64-bit halves of each lane.
+    unsafe fn swap64(self) -> Self;
     /// Reverses the 16 bytes of each lane.
     unsafe fn bswap(self) -> Self;
     /// 32-bit additions (wrapping) per dword.
@@ -108,6 +110,10 @@ impl Simd for Xmm {
         Xmm(_mm_clmulepi64_si128::<IMM>(self.0, o.0))
     }
     #[inline(always)]
+    unsafe fn swap64(self) -> Self {
+        Xmm(_mm_shuffle_epi32::<0x4e>(self.0))
+    }
+    #[inline(always)]
     unsafe fn bswap(self) -> Self {
         Xmm(_mm_shuffle_epi8(self.0, bswap_mask128()))
     }
@@ -169,6 +175,10 @@ impl Simd for Ymm {
     #[inline(always)]
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
         Ymm(_mm256_clmulepi64_epi128::<IMM>(self.0, o.0))
+    }
+    #[inline(always)]
+    unsafe fn swap64(self) -> Self {
+        Ymm(_mm256_shuffle_epi32::<0x4e>(self.0))
     }
     #[inline(always)]
     unsafe fn bswap(self) -> Self {
@@ -234,6 +244,10 @@ impl Simd for Zmm {
     #[inline(always)]
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
         Zmm(_mm512_clmulepi64_epi128::<IMM>(self.0, o.0))
+    }
+    #[inline(always)]
+    unsafe fn swap64(self) -> Self {
+        Zmm(_mm512_shuffle_epi32::<0x4e>(self.0))
     }
     #[inline(always)]
     unsafe fn bswap(self) -> Self {
