@@ -5,16 +5,22 @@
 pub(crate) mod soft;
 
 use crate::error::Error;
-use zeroize::{Zeroize, ZeroizeOnDrop};
+use zeroize::Zeroize;
 
 /// Expanded AES encryption key: up to 15 round keys of 16 bytes, in the byte order of
 /// FIPS 197 (which is also what AESENC expects when loaded with an unaligned load).
 ///
-/// Zeroized on drop; `Debug` prints only the key size.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+/// Zeroized on drop (16-byte volatile stores); `Debug` prints only the key size.
+#[derive(Clone)]
 pub struct RoundKeys {
     keys: [[u8; 16]; 15],
     rounds: u8,
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.keys);
+    }
 }
 
 impl core::fmt::Debug for RoundKeys {
@@ -69,13 +75,19 @@ impl RoundKeys {
         })
     }
 
-    /// Round keys computed elsewhere (the AES-NI key schedule).
-    #[allow(dead_code)]
-    pub(crate) fn from_raw(keys: [[u8; 16]; 15], rounds: usize) -> Self {
+    /// An all-zero schedule to be filled in place.
+    pub(crate) fn empty() -> Self {
         RoundKeys {
-            keys,
-            rounds: rounds as u8,
+            keys: [[0; 16]; 15],
+            rounds: 10,
         }
+    }
+
+    /// Storage for a schedule filled in place (the AES-NI key schedule).
+    #[allow(dead_code)]
+    pub(crate) fn raw_mut(&mut self, rounds: usize) -> &mut [[u8; 16]; 15] {
+        self.rounds = rounds as u8;
+        &mut self.keys
     }
 
     /// Number of rounds: 10, 12 or 14.

@@ -154,12 +154,28 @@ impl Engine {
 
     /// Expands an AES key (AES-NI key schedule on the x86 engines).
     pub(crate) fn expand_key(self, key: &[u8]) -> Result<RoundKeys, Error> {
+        let mut rk = RoundKeys::empty();
+        self.expand_key_into(key, &mut rk)?;
+        Ok(rk)
+    }
+
+    /// Expands an AES key into `rk` in place.
+    pub(crate) fn expand_key_into(self, key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
         match self {
-            Engine::Portable => RoundKeys::new(key),
+            Engine::Portable => {
+                *rk = RoundKeys::new(key)?;
+                Ok(())
+            }
             // SAFETY: every x86 engine includes AES-NI, checked at key-object construction.
             #[cfg(target_arch = "x86_64")]
-            _ => unsafe { x86::expand_key(key) },
+            _ => unsafe { x86::expand_key_into(key, rk) },
         }
+    }
+
+    /// Fills `key` in place with `count` powers of H from its 16 bytes.
+    pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
+        dispatch!(self, key.fill(h, count, crate::field::soft::dot), |m| key
+            .fill(h, count, |a, b| m::dot(a, b)))
     }
 
     /// A hash key with `count` powers of H, computed with this engine's multiplier.

@@ -22,8 +22,6 @@
 
 pub(crate) mod soft;
 
-use zeroize::{Zeroize, ZeroizeOnDrop};
-
 /// Which universal hash: decides how a 16-byte block maps to a field element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
@@ -70,15 +68,21 @@ pub const POWERS: usize = 32;
 /// H^(k-b) = `desc[32 - k + b]`, a contiguous run, so every width and every tail uses the
 /// same table. Only the last `count` entries are computed (a message of n blocks never
 /// needs more than H^n). Zeroized on drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub struct HashKey {
     pub(crate) desc: [u128; POWERS],
     /// Karatsuba helpers: `kara[i]` = hi64(desc[i]) xor lo64(desc[i]) in both halves.
     pub(crate) kara: [u128; POWERS],
-    #[zeroize(skip)]
     pub(crate) count: usize,
-    #[zeroize(skip)]
     pub(crate) flavor: Flavor,
+}
+
+impl Drop for HashKey {
+    fn drop(&mut self) {
+        // Only the last `count` entries were ever written.
+        crate::wipe::wipe(&mut self.desc[POWERS - self.count..]);
+        crate::wipe::wipe(&mut self.kara[POWERS - self.count..]);
+    }
 }
 
 impl core::fmt::Debug for HashKey {
@@ -124,18 +128,43 @@ impl HashKey {
         count: usize,
         dot: impl Fn(u128, u128) -> u128,
     ) -> Self {
+        let mut k = HashKey::empty(flavor);
+        k.fill_element(h, count, dot);
+        k
+    }
+
+    /// An all-zero key of `flavor` with no powers, to be filled in place.
+    pub(crate) fn empty(flavor: Flavor) -> Self {
+        HashKey {
+            desc: [0; POWERS],
+            kara: [0; POWERS],
+            count: 0,
+            flavor,
+        }
+    }
+
+    /// Fills this key in place from its 16 bytes with `count` powers (no large moves on
+    /// per-message paths).
+    pub(crate) fn fill(&mut self, h: &[u8; 16], count: usize, dot: impl Fn(u128, u128) -> u128) {
+        let e = match self.flavor {
+            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
+            Flavor::Polyval => u128::from_le_bytes(*h),
+        };
+        self.fill_element(e, count, dot);
+    }
+
+    fn fill_element(&mut self, h: u128, count: usize, dot: impl Fn(u128, u128) -> u128) {
         let count = count.clamp(1, POWERS);
-        let mut desc = [0u128; POWERS];
-        desc[POWERS - 1] = h;
+        self.desc[POWERS - 1] = h;
         for k in 2..=count {
-            desc[POWERS - k] = dot(desc[POWERS - k + 1], h);
+            self.desc[POWERS - k] = dot(self.desc[POWERS - k + 1], h);
         }
-        let mut kara = [0u128; POWERS];
-        for (k, d) in kara.iter_mut().zip(desc.iter()) {
-            let m = (*d as u64 ^ (*d >> 64) as u64) as u128;
-            *k = m | (m << 64);
+        for i in POWERS - count..POWERS {
+            let d = self.desc[i];
+            let m = (d as u64 ^ (d >> 64) as u64) as u128;
+            self.kara[i] = m | (m << 64);
         }
-        HashKey { desc, kara, count, flavor }
+        self.count = count;
     }
 
     /// The flavor (GHASH or POLYVAL).

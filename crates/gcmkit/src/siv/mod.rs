@@ -152,10 +152,19 @@ fn hashed_blocks(aad_len: usize, msg_len: usize) -> usize {
         .saturating_add(1)
 }
 
-/// Per-nonce keys of AES-GCM-SIV.
+/// Per-nonce keys of AES-GCM-SIV, filled in place (they are large: no moves per message).
 pub(crate) struct DerivedKeys {
     pub(crate) auth: HashKey,
     pub(crate) enc: RoundKeys,
+}
+
+impl DerivedKeys {
+    fn empty() -> Self {
+        DerivedKeys {
+            auth: HashKey::empty(Flavor::Polyval),
+            enc: RoundKeys::empty(),
+        }
+    }
 }
 
 /// AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: nonce-misuse resistant AEAD.
@@ -206,7 +215,12 @@ impl AesGcmSiv {
     /// RFC 8452 DeriveKey: the message-authentication and message-encryption keys for a
     /// nonce, from AES(K, LE32(i) || N) for i = 0..3 (AES-128) or 0..5 (AES-256), keeping
     /// the first 8 bytes of each block.
-    pub(crate) fn derive(&self, nonce: &[u8; 12], hashed: usize) -> Result<DerivedKeys, Error> {
+    pub(crate) fn derive_into(
+        &self,
+        nonce: &[u8; 12],
+        hashed: usize,
+        out: &mut DerivedKeys,
+    ) -> Result<(), Error> {
         let n = if self.kgk.key_bits() == 256 { 6 } else { 4 };
         let mut blocks = [[0u8; 16]; 6];
         for (i, b) in blocks.iter_mut().enumerate() {
@@ -221,14 +235,14 @@ impl AesGcmSiv {
         for i in 2..n {
             enc[8 * (i - 2)..8 * (i - 1)].copy_from_slice(&blocks[i][..8]);
         }
-        let keys = DerivedKeys {
-            auth: self.engine.hash_key(&auth, Flavor::Polyval, hashed),
-            enc: self.engine.expand_key(&enc[..8 * (n - 2)])?,
-        };
-        blocks.zeroize();
-        auth.zeroize();
-        enc.zeroize();
-        Ok(keys)
+        self.engine.hash_key_into(&mut out.auth, &auth, hashed);
+        let r = self
+            .engine
+            .expand_key_into(&enc[..8 * (n - 2)], &mut out.enc);
+        crate::wipe::wipe(&mut blocks);
+        crate::wipe::wipe(core::slice::from_mut(&mut auth));
+        crate::wipe::wipe(core::slice::from_mut(&mut enc));
+        r
     }
 
     /// Encrypts; returns ciphertext || tag.
@@ -268,7 +282,8 @@ impl AesGcmSiv {
     ) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
         check_lengths(aad, buf.len())?;
-        let k = self.derive(nonce, hashed_blocks(aad.len(), buf.len()))?;
+        let mut k = DerivedKeys::empty();
+        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
         Ok(Tag::truncate(
             seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?,
             TAG_LEN,
@@ -291,7 +306,8 @@ impl AesGcmSiv {
             });
         }
         check_lengths(aad, buf.len())?;
-        let k = self.derive(nonce, hashed_blocks(aad.len(), buf.len()))?;
+        let mut k = DerivedKeys::empty();
+        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
         open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
     }
 }

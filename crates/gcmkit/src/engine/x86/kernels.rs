@@ -260,7 +260,11 @@ unsafe fn hash_batch<V: Simd>(key: &HashKey, acc: __m128i, src: *const u8, k: us
             i = V::LANES;
             first = Xmm::zero();
             while i + V::LANES <= k {
-                wide.mul_add(load_elem::<V>(src.add(16 * i), key.flavor), V::load(h.add(16 * i)), V::load(hk.add(16 * i)));
+                wide.mul_add(
+                    load_elem::<V>(src.add(16 * i), key.flavor),
+                    V::load(h.add(16 * i)),
+                    V::load(hk.add(16 * i)),
+                );
                 i += V::LANES;
             }
         }
@@ -564,11 +568,23 @@ pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
 
 /// Borrowed state of one stitched run: keys, hash key, the batch's powers and Karatsuba
 /// helpers, the data, the batch count and what to hash.
-type LoopArgs<'a, V, const N: usize> = (&'a Keys<V>, &'a HashKey, &'a [V; N], &'a [V; N], *mut u8, usize, Hash);
+type LoopArgs<'a, V, const N: usize> = (
+    &'a Keys<V>,
+    &'a HashKey,
+    &'a [V; N],
+    &'a [V; N],
+    *mut u8,
+    usize,
+    Hash,
+);
 
 /// The stitched batches with the AES round count `R` fixed at compile time.
 #[inline(always)]
-unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(args: LoopArgs<'_, V, N>, c: &mut Ctr<V>, mut a: __m128i) -> __m128i {
+unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
+    args: LoopArgs<'_, V, N>,
+    c: &mut Ctr<V>,
+    mut a: __m128i,
+) -> __m128i {
     unsafe {
         let (ks, key, hpow, hkar, p, batches, what) = args;
         let vb = 16 * V::LANES;

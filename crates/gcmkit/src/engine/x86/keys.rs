@@ -36,41 +36,50 @@ unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
     unsafe { _mm_storeu_si128(out[i].as_mut_ptr().cast(), x) }
 }
 
-/// Expands a 16- or 32-byte key; other lengths go to the portable schedule.
+/// Expands a 16- or 32-byte key into `rk` in place; other lengths go to the portable
+/// schedule.
 #[target_feature(enable = "aes,sse2")]
-pub(crate) unsafe fn expand(key: &[u8]) -> Result<RoundKeys, crate::Error> {
-    let mut out = [[0u8; 16]; 15];
+pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
+    let rounds = match key.len() {
+        16 => 10,
+        32 => 14,
+        _ => {
+            *rk = RoundKeys::new(key)?;
+            return Ok(());
+        }
+    };
+    let out = rk.raw_mut(rounds);
     match key.len() {
         16 => unsafe {
             let mut k = _mm_loadu_si128(key.as_ptr().cast());
-            store(&mut out, 0, k);
+            store(out, 0, k);
             k = step128!(k, 0x01);
-            store(&mut out, 1, k);
+            store(out, 1, k);
             k = step128!(k, 0x02);
-            store(&mut out, 2, k);
+            store(out, 2, k);
             k = step128!(k, 0x04);
-            store(&mut out, 3, k);
+            store(out, 3, k);
             k = step128!(k, 0x08);
-            store(&mut out, 4, k);
+            store(out, 4, k);
             k = step128!(k, 0x10);
-            store(&mut out, 5, k);
+            store(out, 5, k);
             k = step128!(k, 0x20);
-            store(&mut out, 6, k);
+            store(out, 6, k);
             k = step128!(k, 0x40);
-            store(&mut out, 7, k);
+            store(out, 7, k);
             k = step128!(k, 0x80);
-            store(&mut out, 8, k);
+            store(out, 8, k);
             k = step128!(k, 0x1b);
-            store(&mut out, 9, k);
+            store(out, 9, k);
             k = step128!(k, 0x36);
-            store(&mut out, 10, k);
-            Ok(RoundKeys::from_raw(out, 10))
+            store(out, 10, k);
+            Ok(())
         },
         32 => unsafe {
             let mut a = _mm_loadu_si128(key.as_ptr().cast());
             let mut b = _mm_loadu_si128(key.as_ptr().add(16).cast());
-            store(&mut out, 0, a);
-            store(&mut out, 1, b);
+            store(out, 0, a);
+            store(out, 1, b);
             // Each even group: RotWord+SubWord+Rcon of b's last word; each odd group:
             // SubWord (no rotation, no Rcon) of the new a's last word.
             macro_rules! pair {
@@ -79,13 +88,13 @@ pub(crate) unsafe fn expand(key: &[u8]) -> Result<RoundKeys, crate::Error> {
                         a,
                         _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<$rcon>(b)),
                     );
-                    store(&mut out, $i, a);
+                    store(out, $i, a);
                     if $i < 14 {
                         b = mix(
                             b,
                             _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(a)),
                         );
-                        store(&mut out, $i + 1, b);
+                        store(out, $i + 1, b);
                     }
                 };
             }
@@ -96,8 +105,8 @@ pub(crate) unsafe fn expand(key: &[u8]) -> Result<RoundKeys, crate::Error> {
             pair!(10, 0x10);
             pair!(12, 0x20);
             pair!(14, 0x40);
-            Ok(RoundKeys::from_raw(out, 14))
+            Ok(())
         },
-        _ => RoundKeys::new(key),
+        _ => Ok(()),
     }
 }

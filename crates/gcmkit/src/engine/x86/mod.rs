@@ -48,7 +48,7 @@ pub(crate) fn has_avx512() -> bool {
     false
 }
 
-pub(crate) use keys::expand as expand_key;
+pub(crate) use keys::expand_into as expand_key_into;
 
 /// Generates one engine's entry points: the generic kernels at vector type `$v`, `$n`
 /// vectors per AES batch and up to `$maxw` blocks per GHASH reduction.
