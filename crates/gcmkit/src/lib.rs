@@ -57,6 +57,7 @@ pub mod engine;
 mod error;
 pub mod field;
 mod gcm;
+pub mod gcm64;
 pub mod hazmat;
 #[cfg(feature = "alloc")]
 pub mod selftest;
@@ -69,6 +70,7 @@ pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
 pub use engine::Engine;
 pub use error::Error;
 pub use gcm::{AesGcm, Gmac};
+pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
 pub use tag::Tag;
 

@@ -12,6 +12,7 @@
 //! plaintext, and releases it only if the recomputed tag matches; otherwise the buffer
 //! is zeroed.
 
+pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
@@ -37,7 +38,7 @@ pub(crate) fn check_nonce(nonce: &[u8]) -> Result<&[u8; 12], Error> {
     })
 }
 
-fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+pub(crate) fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
     if data_len as u64 > MAX_LEN {
         return Err(Error::MessageTooLong {
             len: data_len as u64,
@@ -53,49 +54,118 @@ fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// The tag of GCM-SIV+ for a message already in plaintext form.
-fn siv_tag(
-    engine: Engine,
-    k1: &HashKey,
-    k2: &RoundKeys,
-    nonce: &[u8; 12],
-    aad: &[u8],
-    msg: &[u8],
-) -> [u8; 16] {
-    let mut acc = 0u128;
-    engine.hash_update(k1, &mut acc, aad);
-    engine.hash_update(k1, &mut acc, msg);
-    tag_from_hash(engine, k1, k2, nonce, acc, aad.len(), msg.len())
+/// How the first counter block is formed from the tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CounterInit {
+    /// AES-GCM-SIV: the tag with bit 127 set; its low 32 bits are the starting count.
+    TagLow32,
+    /// GCM-SIV (2015): the tag (bit 127 set if `mask`), its low k bits replaced by the
+    /// block index 0, 1, 2, ...
+    IndexInLowBits(u32),
 }
 
-/// Finishes the POLYVAL with the length block and turns it into the tag.
-fn tag_from_hash(
-    engine: Engine,
-    k1: &HashKey,
-    k2: &RoundKeys,
-    nonce: &[u8; 12],
-    mut acc: u128,
-    aad_len: usize,
-    msg_len: usize,
-) -> [u8; 16] {
-    engine.hash_update(
-        k1,
-        &mut acc,
-        &siv_length_block(aad_len as u64, msg_len as u64),
-    );
-    let mut s = [acc.to_le_bytes()];
-    for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
-        *b ^= n;
+/// One SIV construction over GCM parts: the universal hash (POLYVAL or GHASH, with the
+/// RFC 8452 length block), the tag PRF key, the CTR key, whether bit 127 is masked/forced
+/// and how counters start. AES-GCM-SIV, GCM-SIV+ and the three GCM-SIV (2015) variants
+/// are all instances.
+pub(crate) struct Siv<'a> {
+    pub(crate) engine: Engine,
+    pub(crate) hash: &'a HashKey,
+    pub(crate) tag_key: &'a RoundKeys,
+    pub(crate) ctr_key: &'a RoundKeys,
+    pub(crate) mask: bool,
+    pub(crate) counter: CounterInit,
+}
+
+impl Siv<'_> {
+    /// Tag from the finished hash accumulator: S = H(...) xor N, bit 127 cleared if
+    /// masking, TAG = E(K_tag, S).
+    fn tag_from_hash(
+        &self,
+        nonce: &[u8; 12],
+        mut acc: u128,
+        aad_len: usize,
+        msg_len: usize,
+    ) -> [u8; 16] {
+        self.engine.hash_update(
+            self.hash,
+            &mut acc,
+            &siv_length_block(aad_len as u64, msg_len as u64),
+        );
+        let mut s = [self.hash.flavor().store(acc)];
+        for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
+            *b ^= n;
+        }
+        if self.mask {
+            s[0][15] &= 0x7f;
+        }
+        self.engine.encrypt_blocks(self.tag_key, &mut s);
+        s[0]
     }
-    s[0][15] &= 0x7f;
-    engine.encrypt_blocks(k2, &mut s);
-    s[0]
-}
 
-fn counter_from_tag(tag: &[u8; 16]) -> [u8; 16] {
-    let mut c = *tag;
-    c[15] |= 0x80;
-    c
+    fn first_counter(&self, tag: &[u8; 16]) -> [u8; 16] {
+        let mut c = *tag;
+        if self.mask {
+            c[15] |= 0x80;
+        }
+        if let CounterInit::IndexInLowBits(k) = self.counter {
+            // Clear the low k bits (little-endian): the Le32 counter then adds the block
+            // index, which stays below 2^k, so no carry leaves those bits.
+            let v = u128::from_le_bytes(c) & !((1u128 << k) - 1);
+            c = v.to_le_bytes();
+        }
+        c
+    }
+
+    /// Encrypts `buf` in place; returns the tag.
+    pub(crate) fn seal(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        check_lengths(aad, buf.len())?;
+        let mut acc = 0u128;
+        self.engine.hash_update(self.hash, &mut acc, aad);
+        self.engine.hash_update(self.hash, &mut acc, buf);
+        let tag = self.tag_from_hash(nonce, acc, aad.len(), buf.len());
+        self.engine
+            .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(&tag), buf);
+        Ok(tag)
+    }
+
+    /// Decrypts `buf` in place (CTR and hash of the plaintext in one stitched pass);
+    /// zeroes it if the tag does not verify.
+    pub(crate) fn open(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        check_lengths(aad, buf.len())?;
+        let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
+            got: tag.len(),
+            expected: "16",
+        })?;
+        let mut acc = 0u128;
+        self.engine.hash_update(self.hash, &mut acc, aad);
+        self.engine.ctr_then_hash(
+            self.ctr_key,
+            self.hash,
+            Counter::Le32,
+            self.first_counter(tag),
+            &mut acc,
+            buf,
+        );
+        let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
+        if expected.ct_eq_slice(tag) {
+            Ok(())
+        } else {
+            buf.zeroize();
+            Err(Error::AuthenticationFailed)
+        }
+    }
 }
 
 /// GCM-SIV+ encryption in place; returns the tag.
@@ -107,10 +177,15 @@ pub(crate) fn seal_plus(
     aad: &[u8],
     buf: &mut [u8],
 ) -> Result<[u8; 16], Error> {
-    check_lengths(aad, buf.len())?;
-    let tag = siv_tag(engine, k1, k2, nonce, aad, buf);
-    engine.ctr_xor(k2, Counter::Le32, counter_from_tag(&tag), buf);
-    Ok(tag)
+    Siv {
+        engine,
+        hash: k1,
+        tag_key: k2,
+        ctr_key: k2,
+        mask: true,
+        counter: CounterInit::TagLow32,
+    }
+    .seal(nonce, aad, buf)
 }
 
 /// GCM-SIV+ decryption in place; zeroes `buf` on failure.
@@ -123,25 +198,15 @@ pub(crate) fn open_plus(
     buf: &mut [u8],
     tag: &[u8],
 ) -> Result<(), Error> {
-    check_lengths(aad, buf.len())?;
-    let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
-        got: tag.len(),
-        expected: "16",
-    })?;
-    // Decrypt and hash the plaintext in one stitched pass.
-    let mut acc = 0u128;
-    engine.hash_update(k1, &mut acc, aad);
-    engine.ctr_then_hash(k2, k1, Counter::Le32, counter_from_tag(tag), &mut acc, buf);
-    let expected = Tag::truncate(
-        tag_from_hash(engine, k1, k2, nonce, acc, aad.len(), buf.len()),
-        16,
-    );
-    if expected.ct_eq_slice(tag) {
-        Ok(())
-    } else {
-        buf.zeroize();
-        Err(Error::AuthenticationFailed)
+    Siv {
+        engine,
+        hash: k1,
+        tag_key: k2,
+        ctr_key: k2,
+        mask: true,
+        counter: CounterInit::TagLow32,
     }
+    .open(nonce, aad, buf, tag)
 }
 
 /// Blocks POLYVAL absorbs for a message: the most powers of H a hash could use.
