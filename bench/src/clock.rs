@@ -49,7 +49,11 @@ pub fn measure_ghz() -> f64 {
 pub fn machine_line(ghz: f64) -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     format!(
         "Machine: {cpu}, {} logical CPUs, measured core clock {ghz:.2} GHz; gcmkit {}; engines: {}.",

@@ -15,11 +15,21 @@ pub enum Alg {
     Ghash,
     Polyval,
     Ctr,
+    GcmSiv2015,
 }
 
 impl Alg {
-    pub const ALL: &'static [Alg] =
-        &[Alg::Aes128Gcm, Alg::Aes256Gcm, Alg::Aes128GcmSiv, Alg::Aes256GcmSiv, Alg::Gmac, Alg::Ghash, Alg::Polyval, Alg::Ctr];
+    pub const ALL: &'static [Alg] = &[
+        Alg::Aes128Gcm,
+        Alg::Aes256Gcm,
+        Alg::Aes128GcmSiv,
+        Alg::Aes256GcmSiv,
+        Alg::GcmSiv2015,
+        Alg::Gmac,
+        Alg::Ghash,
+        Alg::Polyval,
+        Alg::Ctr,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Alg::Aes128Gcm => "AES-128-GCM",
@@ -30,6 +40,7 @@ impl Alg {
             Alg::Ghash => "GHASH",
             Alg::Polyval => "POLYVAL",
             Alg::Ctr => "AES-128-CTR",
+            Alg::GcmSiv2015 => "GCM-SIV-2015-128",
         }
     }
     fn key_len(self) -> usize {
@@ -61,7 +72,10 @@ pub struct Candidate {
 }
 
 fn cand(name: impl Into<String>, run: impl FnMut() + 'static) -> Candidate {
-    Candidate { name: name.into(), run: Box::new(run) }
+    Candidate {
+        name: name.into(),
+        run: Box::new(run),
+    }
 }
 
 const NONCE: [u8; 12] = [7; 12];
@@ -86,7 +100,9 @@ impl Nonces {
 }
 
 fn key(len: usize) -> Vec<u8> {
-    (0..len as u8).map(|i| i.wrapping_mul(29).wrapping_add(3)).collect()
+    (0..len as u8)
+        .map(|i| i.wrapping_mul(29).wrapping_add(3))
+        .collect()
 }
 
 /// gcmkit on one engine.
@@ -99,7 +115,9 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
             let c = gcmkit::AesGcm::with_engine(&k, e).unwrap();
             match op {
                 Op::Encrypt => cand(name, move || {
-                    let t = c.encrypt_in_place_detached(&nonces.next(), b"", &mut buf).unwrap();
+                    let t = c
+                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
+                        .unwrap();
                     std::hint::black_box(t);
                 }),
                 Op::Decrypt => {
@@ -107,7 +125,8 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
                     let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
                     cand(name, move || {
                         buf.copy_from_slice(&ct);
-                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref()).unwrap();
+                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
+                            .unwrap();
                     })
                 }
             }
@@ -116,7 +135,9 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
             let c = gcmkit::AesGcmSiv::with_engine(&k, e).unwrap();
             match op {
                 Op::Encrypt => cand(name, move || {
-                    let t = c.encrypt_in_place_detached(&nonces.next(), b"", &mut buf).unwrap();
+                    let t = c
+                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
+                        .unwrap();
                     std::hint::black_box(t);
                 }),
                 Op::Decrypt => {
@@ -124,7 +145,8 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
                     let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
                     cand(name, move || {
                         buf.copy_from_slice(&ct);
-                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref()).unwrap();
+                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
+                            .unwrap();
                     })
                 }
             }
@@ -148,6 +170,33 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
                 std::hint::black_box(u.value());
             })
         }
+        Alg::GcmSiv2015 => {
+            let c = gcmkit::GcmSiv2015::with_engine(
+                gcmkit::GcmSiv2015Variant::TwoKey,
+                &k,
+                &key(16),
+                None,
+                e,
+            )
+            .unwrap();
+            match op {
+                Op::Encrypt => cand(name, move || {
+                    let t = c
+                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
+                        .unwrap();
+                    std::hint::black_box(t);
+                }),
+                Op::Decrypt => {
+                    let mut ct = buf.clone();
+                    let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
+                    cand(name, move || {
+                        buf.copy_from_slice(&ct);
+                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
+                            .unwrap();
+                    })
+                }
+            }
+        }
         Alg::Ctr => {
             let c = gcmkit::hazmat::AesCtr32::new(&k, e).unwrap();
             cand(name, move || {
@@ -158,7 +207,10 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
 }
 
 fn awslc_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candidate> {
-    use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM, AES_128_GCM_SIV, AES_256_GCM, AES_256_GCM_SIV};
+    use aws_lc_rs::aead::{
+        Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM, AES_128_GCM_SIV, AES_256_GCM,
+        AES_256_GCM_SIV,
+    };
     let (a, data_as_aad) = match alg {
         Alg::Aes128Gcm => (&AES_128_GCM, false),
         Alg::Aes256Gcm => (&AES_256_GCM, false),
@@ -171,21 +223,40 @@ fn awslc_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candi
     let mut buf = vec![0x5au8; size];
     Some(match (op, data_as_aad) {
         (Op::Encrypt, false) => cand("aws-lc-rs", move || {
-            let t = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonces.next()), Aad::empty(), &mut buf).unwrap();
+            let t = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(nonces.next()),
+                    Aad::empty(),
+                    &mut buf,
+                )
+                .unwrap();
             let _ = std::hint::black_box(t);
         }),
         (Op::Encrypt, true) => cand("aws-lc-rs", move || {
-            let t = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonces.next()), Aad::from(&buf[..]), &mut []).unwrap();
+            let t = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(nonces.next()),
+                    Aad::from(&buf[..]),
+                    &mut [],
+                )
+                .unwrap();
             let _ = std::hint::black_box(t);
         }),
         (Op::Decrypt, _) => {
             let mut ct = buf.clone();
-            let tag = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut ct).unwrap();
+            let tag = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(NONCE),
+                    Aad::empty(),
+                    &mut ct,
+                )
+                .unwrap();
             ct.extend_from_slice(tag.as_ref());
             let mut work = ct.clone();
             cand("aws-lc-rs", move || {
                 work.copy_from_slice(&ct);
-                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work).unwrap();
+                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work)
+                    .unwrap();
             })
         }
     })
@@ -203,21 +274,40 @@ fn ring_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candid
     let mut buf = vec![0x5au8; size];
     Some(match (op, data_as_aad) {
         (Op::Encrypt, false) => cand("ring", move || {
-            let t = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonces.next()), Aad::empty(), &mut buf).unwrap();
+            let t = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(nonces.next()),
+                    Aad::empty(),
+                    &mut buf,
+                )
+                .unwrap();
             let _ = std::hint::black_box(t);
         }),
         (Op::Encrypt, true) => cand("ring", move || {
-            let t = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonces.next()), Aad::from(&buf[..]), &mut []).unwrap();
+            let t = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(nonces.next()),
+                    Aad::from(&buf[..]),
+                    &mut [],
+                )
+                .unwrap();
             let _ = std::hint::black_box(t);
         }),
         (Op::Decrypt, _) => {
             let mut ct = buf.clone();
-            let tag = k.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut ct).unwrap();
+            let tag = k
+                .seal_in_place_separate_tag(
+                    Nonce::assume_unique_for_key(NONCE),
+                    Aad::empty(),
+                    &mut ct,
+                )
+                .unwrap();
             ct.extend_from_slice(tag.as_ref());
             let mut work = ct.clone();
             cand("ring", move || {
                 work.copy_from_slice(&ct);
-                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work).unwrap();
+                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work)
+                    .unwrap();
             })
         }
     })
@@ -231,15 +321,25 @@ fn rustcrypto_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<
             match op {
                 Op::Encrypt => cand("rustcrypto", move || {
                     let n = nonces.next();
-                    let t = c.encrypt_inout_detached((&n).into(), b"", buf.as_mut_slice().into()).unwrap();
+                    let t = c
+                        .encrypt_inout_detached((&n).into(), b"", buf.as_mut_slice().into())
+                        .unwrap();
                     std::hint::black_box(t);
                 }),
                 Op::Decrypt => {
                     let mut ct = buf.clone();
-                    let tag = c.encrypt_inout_detached((&NONCE).into(), b"", ct.as_mut_slice().into()).unwrap();
+                    let tag = c
+                        .encrypt_inout_detached((&NONCE).into(), b"", ct.as_mut_slice().into())
+                        .unwrap();
                     cand("rustcrypto", move || {
                         buf.copy_from_slice(&ct);
-                        c.decrypt_inout_detached((&NONCE).into(), b"", buf.as_mut_slice().into(), &tag).unwrap();
+                        c.decrypt_inout_detached(
+                            (&NONCE).into(),
+                            b"",
+                            buf.as_mut_slice().into(),
+                            &tag,
+                        )
+                        .unwrap();
                     })
                 }
             }
@@ -255,7 +355,9 @@ fn rustcrypto_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<
             let buf = vec![0x5au8; size];
             cand("rustcrypto", move || {
                 let n = nonces.next();
-                let t = c.encrypt_inout_detached((&n).into(), &buf, (&mut [][..]).into()).unwrap();
+                let t = c
+                    .encrypt_inout_detached((&n).into(), &buf, (&mut [][..]).into())
+                    .unwrap();
                 std::hint::black_box(t);
             })
         }
@@ -279,12 +381,15 @@ fn rustcrypto_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<
                 })
             }
         }
-        Alg::Ctr => return None,
+        Alg::Ctr | Alg::GcmSiv2015 => return None,
     })
 }
 
 fn all(alg: Alg, op: Op, size: usize, engines: &[Engine], nonces: Nonces) -> Vec<Candidate> {
-    let mut v: Vec<Candidate> = engines.iter().map(|&e| gcmkit_cand(alg, op, size, e, nonces)).collect();
+    let mut v: Vec<Candidate> = engines
+        .iter()
+        .map(|&e| gcmkit_cand(alg, op, size, e, nonces))
+        .collect();
     v.extend(awslc_cand(alg, op, size, nonces));
     v.extend(ring_cand(alg, op, size, nonces));
     v.extend(rustcrypto_cand(alg, op, size, nonces));
@@ -298,5 +403,11 @@ pub fn candidates(alg: Alg, op: Op, size: usize, engines: &[Engine]) -> Vec<Cand
 
 /// Encryption with a new nonce per call (IPI rows).
 pub fn candidates_fresh_nonce(alg: Alg, size: usize, engines: &[Engine]) -> Vec<Candidate> {
-    all(alg, Op::Encrypt, size, engines, Nonces { fresh: true, n: 0 })
+    all(
+        alg,
+        Op::Encrypt,
+        size,
+        engines,
+        Nonces { fresh: true, n: 0 },
+    )
 }

@@ -32,7 +32,8 @@ enum Command {
     Selftest,
     /// Runs test-vector files (Wycheproof JSON schemas); ends with `N passed, M failed`.
     Vectors {
-        /// JSON files (AeadTest for AES-GCM / AES-GCM-SIV, MacWithIvTest for AES-GMAC).
+        /// JSON files: Wycheproof AeadTest (AES-GCM, AES-GCM-SIV), MacWithIvTest (AES-GMAC);
+        /// gcmkit's GCM-SIV (2015) and GCM-64 schemas (../shared/vectors).
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Print every failure (default: the first 20 per file).

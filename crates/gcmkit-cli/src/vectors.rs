@@ -3,7 +3,8 @@
 //! Valid (and acceptable) vectors must encrypt to exactly ct || tag and decrypt back;
 //! invalid ones must be rejected at construction or at decryption.
 
-use gcmkit::{AesGcm, AesGcmSiv, Gmac};
+use gcmkit::gcm64::{BlowfishGcm, TdeaGcm};
+use gcmkit::{AesGcm, AesGcmSiv, GcmSiv2015, Gmac};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -114,6 +115,61 @@ fn gmac_test(group: &Value, t: &Test) -> Result<Outcome, String> {
     Ok(check(!t.must_fail(), produced, &tag, verified, &[]))
 }
 
+/// ct || tag of a test, and the decryption check shared by the shared-vector schemas.
+fn aead_outcome(
+    t: &Test,
+    enc: Result<Vec<u8>, gcmkit::Error>,
+    dec: impl FnOnce(&[u8]) -> Result<Vec<u8>, gcmkit::Error>,
+) -> Result<Outcome, String> {
+    let msg = t.hex("msg")?;
+    let mut expected = t.hex("ct")?;
+    expected.extend_from_slice(&t.hex("tag")?);
+    let e = |e: gcmkit::Error| e.to_string();
+    Ok(check(
+        !t.must_fail(),
+        enc.map_err(e),
+        &expected,
+        dec(&expected).map_err(e),
+        &msg,
+    ))
+}
+
+/// `../shared/vectors/gcm_siv_2015_test.json` (variant, counterBits).
+fn gcm_siv_2015_test(group: &Value, t: &Test) -> Result<Outcome, String> {
+    let k = group["counterBits"].as_u64().ok_or("missing counterBits")? as u32;
+    let cipher = match group["variant"].as_str().ok_or("missing variant")? {
+        "one-key" => GcmSiv2015::one_key(&t.hex("key")?),
+        "two-key" => GcmSiv2015::two_key(&t.hex("hashKey")?, &t.hex("prfKey")?),
+        "three-key" => {
+            GcmSiv2015::three_key(&t.hex("hashKey")?, &t.hex("prfKey")?, &t.hex("ctrKey")?)
+        }
+        v => return Err(format!("unknown GCM-SIV variant {v}")),
+    }
+    .and_then(|c| c.with_counter_bits(k));
+    let (iv, aad, msg) = (t.hex("iv")?, t.hex("aad")?, t.hex("msg")?);
+    match cipher {
+        Ok(c) => aead_outcome(t, c.encrypt(&iv, &msg, &aad), |ct| c.decrypt(&iv, ct, &aad)),
+        Err(err) => aead_outcome(t, Err(err.clone()), |_| Err(err)),
+    }
+}
+
+/// `../shared/vectors/gcm64_test.json` (cipher TDEA or Blowfish-128, tagSize in bits).
+fn gcm64_test(group: &Value, t: &Test) -> Result<Outcome, String> {
+    let tag_len = t.0["tagSize"].as_u64().ok_or("missing tagSize")? as usize / 8;
+    let (key, iv, aad, msg) = (t.hex("key")?, t.hex("iv")?, t.hex("aad")?, t.hex("msg")?);
+    match group["cipher"].as_str().ok_or("missing cipher")? {
+        "TDEA" => match TdeaGcm::tdea(&key).and_then(|c| c.with_tag_len(tag_len)) {
+            Ok(c) => aead_outcome(t, c.encrypt(&iv, &msg, &aad), |ct| c.decrypt(&iv, ct, &aad)),
+            Err(err) => aead_outcome(t, Err(err.clone()), |_| Err(err)),
+        },
+        "Blowfish-128" => match BlowfishGcm::blowfish(&key).and_then(|c| c.with_tag_len(tag_len)) {
+            Ok(c) => aead_outcome(t, c.encrypt(&iv, &msg, &aad), |ct| c.decrypt(&iv, ct, &aad)),
+            Err(err) => aead_outcome(t, Err(err.clone()), |_| Err(err)),
+        },
+        c => Err(format!("unknown 64-bit cipher {c}")),
+    }
+}
+
 /// Runs one file; returns (passed, failures) or an error if it cannot be read or parsed.
 fn run_file(path: &Path, verbose: bool) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
@@ -128,13 +184,19 @@ fn run_file(path: &Path, verbose: bool) -> Result<(usize, usize), String> {
     let (mut passed, mut failed) = (0, 0);
     let mut kinds = std::collections::BTreeSet::new();
     for g in groups {
-        let kind = g["type"].as_str().unwrap_or("");
+        let kind = g["type"]
+            .as_str()
+            .or(g["variant"].as_str())
+            .or(g["cipher"].as_str())
+            .unwrap_or("");
         kinds.insert(kind.to_string());
         for tv in g["tests"].as_array().ok_or("group without \"tests\"")? {
             let t = Test(tv);
             let outcome = match (kind, alg.as_str()) {
                 ("AeadTest", a) => aead_test(a, &t),
                 ("MacWithIvTest", "AES-GMAC") => gmac_test(g, &t),
+                (_, "GCM-SIV (2015)") => gcm_siv_2015_test(g, &t),
+                (_, "GCM-64") => gcm64_test(g, &t),
                 (k, a) => Err(format!(
                     "unsupported schema: group type {k:?} for algorithm {a:?}"
                 )),

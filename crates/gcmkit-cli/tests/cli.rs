@@ -148,3 +148,25 @@ fn gcmkit_engine_forces_each_engine_and_rejects_unknown() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown engine"));
 }
+
+#[test]
+fn vectors_runs_the_shared_gcm_siv_2015_and_gcm64_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors");
+    let dir = std::env::var("GCMKIT_SHARED_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or(dir);
+    let out = gcmkit()
+        .arg("vectors")
+        .arg(dir.join("gcm_siv_2015_test.json"))
+        .arg(dir.join("gcm64_test.json"))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{s}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(s.contains("GCM-SIV (2015)") && s.contains("GCM-64"), "{s}");
+    assert!(s.trim_end().ends_with("70 passed, 0 failed"), "{s}");
+}

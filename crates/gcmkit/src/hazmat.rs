@@ -6,6 +6,9 @@ use crate::engine::{Counter, Engine};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
 
+pub use crate::gcm::gprf::Gprf;
+#[cfg(feature = "alloc")]
+pub use crate::gcm::UnverifiedGcmDecryptor;
 pub use crate::gcm::{trace as gcm_trace, GcmTrace};
 pub use crate::siv::plus::GcmSivPlus;
 

@@ -69,6 +69,8 @@ pub use aead;
 pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
 pub use engine::Engine;
 pub use error::Error;
+#[cfg(feature = "alloc")]
+pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;

@@ -172,6 +172,11 @@ impl Engine {
         }
     }
 
+    /// POLYVAL's dot(a, b) = a·b·x^-128 with this engine's multiplier.
+    pub(crate) fn dot(self, a: u128, b: u128) -> u128 {
+        dispatch!(self, crate::field::soft::dot(a, b), |m| m::dot(a, b))
+    }
+
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
         dispatch!(self, key.fill(h, count, crate::field::soft::dot), |m| key

@@ -214,6 +214,29 @@ impl<'k> UniversalHash<'k> {
     }
 }
 
+/// The identity of `dot`: x^128 mod p (dot(a, ONE) = a).
+pub const DOT_ONE: u128 = (0xc200_0000_0000_0000u128 << 64) | 1;
+
+/// a^e in the dot algebra (dot-powers: `dot_pow(H, k)` multiplies by H^k in one `dot`),
+/// by square-and-multiply. The exponent is public (a length or block position).
+pub fn dot_pow(a: u128, mut e: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
+    let (mut r, mut b) = (DOT_ONE, a);
+    while e != 0 {
+        if e & 1 == 1 {
+            r = dot(r, b);
+        }
+        b = dot(b, b);
+        e >>= 1;
+    }
+    r
+}
+
+/// The inverse in the dot algebra (a != 0): a^(2^128 - 2), Fermat's little theorem in
+/// GF(2^128). dot(dot(x, a), dot_inv(a)) = x.
+pub fn dot_inv(a: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
+    dot_pow(a, u128::MAX - 1, dot)
+}
+
 /// The 16-byte length block of GCM: bitlen(A) || bitlen(C), big-endian 64-bit each.
 pub fn gcm_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
     let mut b = [0u8; 16];

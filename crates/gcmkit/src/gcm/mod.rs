@@ -7,7 +7,16 @@
 //! rightmost 32 bits modulo 2^32 (which really wraps for IVs other than 12 bytes).
 
 mod gmac;
+pub(crate) mod gprf;
+#[cfg(feature = "alloc")]
+pub(crate) mod incremental;
+#[cfg(feature = "alloc")]
+pub(crate) mod online;
 pub use gmac::Gmac;
+#[cfg(feature = "alloc")]
+pub use incremental::IncrementalGmac;
+#[cfg(feature = "alloc")]
+pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, Engine};
@@ -78,13 +87,13 @@ impl GcmKey {
     }
 
     /// E(K, Y0), which masks the hash into the tag.
-    fn tag_mask(&self, y0: &[u8; 16]) -> [u8; 16] {
+    pub(crate) fn tag_mask(&self, y0: &[u8; 16]) -> [u8; 16] {
         let mut b = [*y0];
         self.engine.encrypt_blocks(&self.aes, &mut b);
         b[0]
     }
 
-    fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+    pub(crate) fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
         if data_len as u64 > MAX_PLAINTEXT {
             return Err(Error::MessageTooLong {
                 len: data_len as u64,
@@ -100,7 +109,13 @@ impl GcmKey {
         Ok(())
     }
 
-    fn finish(&self, y0: &[u8; 16], mut acc: u128, aad_len: usize, data_len: usize) -> [u8; 16] {
+    pub(crate) fn finish(
+        &self,
+        y0: &[u8; 16],
+        mut acc: u128,
+        aad_len: usize,
+        data_len: usize,
+    ) -> [u8; 16] {
         let len = gcm_length_block(aad_len as u64, data_len as u64);
         self.engine.hash_update(&self.h, &mut acc, &len);
         let mask = self.tag_mask(y0);

@@ -1,0 +1,75 @@
+//! GPRF (GMAC paper sec. 3): a pseudorandom function with variable-length nonces and
+//! arbitrary-length output, built from GCM's parts:
+//!     GPRF(K_n, K_b, N) = S_0 || S_1 || ...,  S_i = E(K_b, C_i),
+//!     C_0 = N || 0^32 for a 12-byte N, else GHASH(K_n, N) with length block 0^64 || bitlen(N),
+//!     C_i = incr(C_(i-1)) (rightmost 32 bits).
+//! With K_n = E(K, 0) and K_b = K it is GCM's counter stream (GCM starts a 12-byte IV at
+//! counter 1, so GPRF block i+1 is GCM's keystream block i there).
+
+use crate::aes::RoundKeys;
+use crate::engine::{Counter, Engine};
+use crate::error::Error;
+use crate::field::{gcm_length_block, Flavor, HashKey, POWERS};
+
+/// GPRF with a GHASH key K_n (16 bytes) and a block-cipher key K_b (AES, 16/24/32 bytes).
+#[derive(Clone, Debug)]
+pub struct Gprf {
+    kn: HashKey,
+    kb: RoundKeys,
+    engine: Engine,
+}
+
+impl Gprf {
+    /// GPRF on the selected engine.
+    pub fn new(kn: &[u8], kb: &[u8]) -> Result<Self, Error> {
+        Self::with_engine(kn, kb, Engine::selected()?)
+    }
+
+    /// GPRF on a given engine.
+    pub fn with_engine(kn: &[u8], kb: &[u8], engine: Engine) -> Result<Self, Error> {
+        let engine = engine.check()?;
+        let kn: &[u8; 16] = kn.try_into().map_err(|_| Error::InvalidKeyLength {
+            got: kn.len(),
+            expected: "16 (K_n)",
+        })?;
+        Ok(Gprf {
+            kn: engine.hash_key(kn, Flavor::Ghash, POWERS),
+            kb: engine.expand_key(kb)?,
+            engine,
+        })
+    }
+
+    /// C_0 for a nonce.
+    pub fn first_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
+        if nonce.is_empty() {
+            return Err(Error::InvalidNonceLength {
+                got: 0,
+                expected: "at least 1",
+            });
+        }
+        if nonce.len() == 12 {
+            let mut c = [0u8; 16];
+            c[..12].copy_from_slice(nonce);
+            return Ok(c);
+        }
+        let mut acc = 0u128;
+        self.engine.hash_update(&self.kn, &mut acc, nonce);
+        self.engine
+            .hash_update(&self.kn, &mut acc, &gcm_length_block(0, nonce.len() as u64));
+        Ok(acc.to_be_bytes())
+    }
+
+    /// Fills `out` with GPRF(K_n, K_b, nonce) (any length up to 2^32 blocks).
+    pub fn fill(&self, nonce: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        if out.len() as u64 > (1u64 << 36) {
+            return Err(Error::MessageTooLong {
+                len: out.len() as u64,
+                max: 1 << 36,
+            });
+        }
+        let c0 = self.first_counter(nonce)?;
+        out.fill(0);
+        self.engine.ctr_xor(&self.kb, Counter::Be32, c0, out);
+        Ok(())
+    }
+}

@@ -1,0 +1,380 @@
+//! On-line AES-GCM (spec Table 2: "on-line"): encrypt and decrypt data that arrives in
+//! pieces of any size, the total length unknown in advance. AAD first, then data, then
+//! `finish`.
+//!
+//! The safe decryptor never hands out unverified plaintext: it appends plaintext to a
+//! caller's `Vec` that it borrows mutably until `finish` (so nobody can read it before),
+//! and wipes and truncates that output if the tag fails or if it is dropped unfinished.
+//! [`crate::hazmat::UnverifiedGcmDecryptor`] streams plaintext out before verification,
+//! for callers who can retract it.
+//!
+//! A fixed AAD prefix (protocol headers) can be absorbed once into an [`AadPrefix`] and
+//! reused for every message (spec Table 2: "fixed parts of A can be processed in
+//! advance"): GHASH over A does not depend on the IV.
+
+use super::{AesGcm, GcmKey, MAX_AAD, MAX_PLAINTEXT};
+use crate::engine::Counter;
+use crate::error::Error;
+use crate::tag::Tag;
+use alloc::vec::Vec;
+use zeroize::Zeroize;
+
+/// The GHASH state after a fixed AAD prefix, reusable across messages and nonces.
+#[derive(Clone)]
+pub struct AadPrefix {
+    acc: u128,
+    len: u64,
+    pending: [u8; 16],
+    pos: usize,
+}
+
+impl core::fmt::Debug for AadPrefix {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "AadPrefix({} bytes)", self.len)
+    }
+}
+
+/// Shared state of an on-line computation.
+struct Stream<'k> {
+    key: &'k GcmKey,
+    tag_len: usize,
+    y0: [u8; 16],
+    ctr: [u8; 16],
+    acc: u128,
+    aad_len: u64,
+    data_len: u64,
+    in_data: bool,
+    /// The current partial block (AAD, then ciphertext) not yet hashed.
+    pending: [u8; 16],
+    pos: usize,
+    /// Keystream of the current partial data block, and whether one is in progress.
+    ks: [u8; 16],
+    partial: bool,
+}
+
+impl Drop for Stream<'_> {
+    fn drop(&mut self) {
+        self.ks.zeroize();
+    }
+}
+
+impl<'k> Stream<'k> {
+    fn new(gcm: &'k AesGcm, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<Self, Error> {
+        let key = &gcm.key;
+        let y0 = key.y0(nonce)?;
+        let mut s = Stream {
+            key,
+            tag_len: gcm.tag_len,
+            y0,
+            ctr: Counter::Be32.add(&y0, 1),
+            acc: 0,
+            aad_len: 0,
+            data_len: 0,
+            in_data: false,
+            pending: [0; 16],
+            pos: 0,
+            ks: [0; 16],
+            partial: false,
+        };
+        if let Some(p) = prefix {
+            (s.acc, s.aad_len, s.pending, s.pos) = (p.acc, p.len, p.pending, p.pos);
+        }
+        Ok(s)
+    }
+
+    fn absorb_aad(&mut self, mut a: &[u8]) -> Result<(), Error> {
+        if self.in_data {
+            return Err(Error::InvalidParameter("AAD must come before the data"));
+        }
+        let total = self.aad_len.saturating_add(a.len() as u64);
+        if total > MAX_AAD {
+            return Err(Error::AadTooLong {
+                len: total,
+                max: MAX_AAD,
+            });
+        }
+        self.aad_len = total;
+        if self.pos > 0 {
+            let n = (16 - self.pos).min(a.len());
+            self.pending[self.pos..self.pos + n].copy_from_slice(&a[..n]);
+            self.pos += n;
+            a = &a[n..];
+            if self.pos == 16 {
+                self.key
+                    .engine
+                    .hash_update(&self.key.h, &mut self.acc, &self.pending);
+                self.pos = 0;
+            }
+        }
+        let full = a.len() / 16 * 16;
+        self.key
+            .engine
+            .hash_update(&self.key.h, &mut self.acc, &a[..full]);
+        let rest = &a[full..];
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.pos += rest.len();
+        Ok(())
+    }
+
+    /// Ends the AAD: its partial block is hashed zero-padded.
+    fn start_data(&mut self) {
+        if !self.in_data {
+            if self.pos > 0 {
+                self.key
+                    .engine
+                    .hash_update(&self.key.h, &mut self.acc, &self.pending[..self.pos]);
+                self.pos = 0;
+            }
+            self.in_data = true;
+        }
+    }
+
+    /// Encrypts (or decrypts) `data` in place, hashing the ciphertext.
+    fn process(&mut self, data: &mut [u8], decrypt: bool) -> Result<(), Error> {
+        let total = self.data_len.saturating_add(data.len() as u64);
+        if total > MAX_PLAINTEXT {
+            return Err(Error::MessageTooLong {
+                len: total,
+                max: MAX_PLAINTEXT,
+            });
+        }
+        self.start_data();
+        self.data_len = total;
+        // 1. Finish a partial block left by the previous call.
+        let mut i = self.consume(data, 0, decrypt);
+        // 2. Whole blocks through the engine's stitched kernel.
+        let full = (data.len() - i) / 16 * 16;
+        if full > 0 {
+            let (k, e) = (self.key, self.key.engine);
+            let run = &mut data[i..i + full];
+            self.ctr = if decrypt {
+                e.hash_then_ctr(&k.aes, &k.h, Counter::Be32, self.ctr, &mut self.acc, run)
+            } else {
+                e.ctr_then_hash(&k.aes, &k.h, Counter::Be32, self.ctr, &mut self.acc, run)
+            };
+            i += full;
+        }
+        // 3. Start a new partial block with what is left (fewer than 16 bytes).
+        if i < data.len() {
+            let mut b = [self.ctr];
+            self.key.engine.encrypt_blocks(&self.key.aes, &mut b);
+            self.ks = b[0];
+            b[0].zeroize();
+            self.ctr = Counter::Be32.add(&self.ctr, 1);
+            self.partial = true;
+            self.consume(data, i, decrypt);
+        }
+        Ok(())
+    }
+
+    /// Runs the active partial keystream block over `data[i..]` until the block or the data
+    /// ends; returns the index reached.
+    fn consume(&mut self, data: &mut [u8], mut i: usize, decrypt: bool) -> usize {
+        while self.partial && i < data.len() {
+            let input = data[i];
+            let out = input ^ self.ks[self.pos];
+            self.pending[self.pos] = if decrypt { input } else { out };
+            data[i] = out;
+            self.pos += 1;
+            i += 1;
+            if self.pos == 16 {
+                self.key
+                    .engine
+                    .hash_update(&self.key.h, &mut self.acc, &self.pending);
+                self.pos = 0;
+                self.partial = false;
+            }
+        }
+        i
+    }
+
+    fn finish_tag(&mut self) -> [u8; 16] {
+        self.start_data();
+        if self.pos > 0 {
+            self.key
+                .engine
+                .hash_update(&self.key.h, &mut self.acc, &self.pending[..self.pos]);
+            self.pos = 0;
+        }
+        self.key.finish(
+            &self.y0,
+            self.acc,
+            self.aad_len as usize,
+            self.data_len as usize,
+        )
+    }
+}
+
+/// On-line AES-GCM encryption: `aad` (any number of pieces), then `update` (in place, any
+/// piece sizes), then `finish` for the tag.
+pub struct GcmEncryptor<'k> {
+    st: Stream<'k>,
+}
+
+impl GcmEncryptor<'_> {
+    /// Absorbs more AAD (only before the first `update`).
+    pub fn aad(&mut self, aad: &[u8]) -> Result<(), Error> {
+        self.st.absorb_aad(aad)
+    }
+
+    /// Encrypts the next piece of plaintext in place.
+    pub fn update(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.st.process(buf, false)
+    }
+
+    /// The tag (of the key object's tag length).
+    pub fn finish(mut self) -> Tag {
+        let t = self.st.finish_tag();
+        Tag::truncate(t, self.st.tag_len)
+    }
+}
+
+/// On-line AES-GCM decryption that releases nothing unverified: plaintext is appended to
+/// the borrowed `out`, which nobody can read until `finish`; if the tag fails, or the
+/// decryptor is dropped without `finish`, everything it appended is zeroed and removed.
+pub struct GcmDecryptor<'k, 'o> {
+    st: Stream<'k>,
+    out: &'o mut Vec<u8>,
+    start: usize,
+    done: bool,
+}
+
+impl GcmDecryptor<'_, '_> {
+    /// Absorbs more AAD (only before the first `update`).
+    pub fn aad(&mut self, aad: &[u8]) -> Result<(), Error> {
+        self.st.absorb_aad(aad)
+    }
+
+    /// Decrypts the next piece of ciphertext into the output.
+    pub fn update(&mut self, ciphertext: &[u8]) -> Result<(), Error> {
+        let at = self.out.len();
+        self.out.extend_from_slice(ciphertext);
+        self.st.process(&mut self.out[at..], true)
+    }
+
+    /// Verifies the tag; on success the output holds the plaintext, on failure it is
+    /// zeroed and truncated back to its original length.
+    pub fn finish(mut self, tag: &[u8]) -> Result<(), Error> {
+        if tag.len() != self.st.tag_len {
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "the key object's tag length",
+            });
+        }
+        let t = Tag::truncate(self.st.finish_tag(), self.st.tag_len);
+        if t.ct_eq_slice(tag) {
+            self.done = true;
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+impl Drop for GcmDecryptor<'_, '_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.out[self.start..].zeroize();
+            self.out.truncate(self.start);
+        }
+    }
+}
+
+/// On-line decryption that hands out plaintext *before* the tag is checked (hazmat): the
+/// caller must discard everything if `finish` fails.
+pub struct UnverifiedGcmDecryptor<'k> {
+    st: Stream<'k>,
+}
+
+impl UnverifiedGcmDecryptor<'_> {
+    /// Absorbs more AAD (only before the first `update`).
+    pub fn aad(&mut self, aad: &[u8]) -> Result<(), Error> {
+        self.st.absorb_aad(aad)
+    }
+
+    /// Decrypts the next piece in place: UNVERIFIED plaintext.
+    pub fn update(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.st.process(buf, true)
+    }
+
+    /// Checks the tag over everything decrypted.
+    pub fn finish(mut self, tag: &[u8]) -> Result<(), Error> {
+        let t = Tag::truncate(self.st.finish_tag(), self.st.tag_len);
+        if tag.len() == self.st.tag_len && t.ct_eq_slice(tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+impl AesGcm {
+    /// Starts on-line encryption under `nonce`.
+    pub fn encryptor(&self, nonce: &[u8]) -> Result<GcmEncryptor<'_>, Error> {
+        Ok(GcmEncryptor {
+            st: Stream::new(self, nonce, None)?,
+        })
+    }
+
+    /// Starts on-line encryption with a precomputed AAD prefix (more AAD may follow).
+    pub fn encryptor_with_prefix(
+        &self,
+        nonce: &[u8],
+        prefix: &AadPrefix,
+    ) -> Result<GcmEncryptor<'_>, Error> {
+        Ok(GcmEncryptor {
+            st: Stream::new(self, nonce, Some(prefix))?,
+        })
+    }
+
+    /// Starts on-line decryption whose verified plaintext is appended to `out`.
+    pub fn decryptor<'o>(
+        &self,
+        nonce: &[u8],
+        out: &'o mut Vec<u8>,
+    ) -> Result<GcmDecryptor<'_, 'o>, Error> {
+        let start = out.len();
+        Ok(GcmDecryptor {
+            st: Stream::new(self, nonce, None)?,
+            out,
+            start,
+            done: false,
+        })
+    }
+
+    /// On-line decryption with a precomputed AAD prefix.
+    pub fn decryptor_with_prefix<'o>(
+        &self,
+        nonce: &[u8],
+        prefix: &AadPrefix,
+        out: &'o mut Vec<u8>,
+    ) -> Result<GcmDecryptor<'_, 'o>, Error> {
+        let start = out.len();
+        Ok(GcmDecryptor {
+            st: Stream::new(self, nonce, Some(prefix))?,
+            out,
+            start,
+            done: false,
+        })
+    }
+
+    /// On-line decryption releasing unverified plaintext (see [`UnverifiedGcmDecryptor`]).
+    pub fn unverified_decryptor(&self, nonce: &[u8]) -> Result<UnverifiedGcmDecryptor<'_>, Error> {
+        Ok(UnverifiedGcmDecryptor {
+            st: Stream::new(self, nonce, None)?,
+        })
+    }
+
+    /// Absorbs a fixed AAD prefix once, for reuse with any nonce.
+    pub fn aad_prefix(&self, prefix: &[u8]) -> Result<AadPrefix, Error> {
+        // The prefix state does not depend on the nonce; any valid one builds it.
+        let mut st = Stream::new(self, &[0u8; 12], None)?;
+        st.absorb_aad(prefix)?;
+        Ok(AadPrefix {
+            acc: st.acc,
+            len: st.aad_len,
+            pending: st.pending,
+            pos: st.pos,
+        })
+    }
+}
