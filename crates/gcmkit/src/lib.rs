@@ -53,6 +53,8 @@ extern crate std;
 
 mod aead_traits;
 pub mod aes;
+#[cfg(feature = "chunked")]
+pub mod chunked;
 pub mod engine;
 mod error;
 pub mod field;
