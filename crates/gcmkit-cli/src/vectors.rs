@@ -170,6 +170,79 @@ fn gcm64_test(group: &Value, t: &Test) -> Result<Outcome, String> {
     }
 }
 
+/// Wycheproof `ChunkedEncryption` (Cobblestone): `ct` is zlib-compressed. Valid: every
+/// decryption path gives msgLength bytes with SHA-512 msgSha512. Invalid: every path fails;
+/// streaming may first hand out a prefix, which must be the verified prefix the vector
+/// describes (PartialPlaintext); authenticating the length from the final chunk may only
+/// succeed for vectors flagged ValidFinalChunk.
+fn chunked_test(t: &Test) -> Result<Outcome, String> {
+    use gcmkit::chunked::{decrypt, Decryptor, SeekableDecryptor};
+    use sha2::Digest;
+    use std::io::Read;
+    let (key, ctx) = (t.hex("key")?, t.hex("ctx")?);
+    let mut ct = Vec::new();
+    flate2::read::ZlibDecoder::new(&t.hex("ct")?[..])
+        .read_to_end(&mut ct)
+        .map_err(|e| format!("ct is not zlib: {e}"))?;
+    let flags: Vec<&str> = t.0["flags"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|f| f.as_str()).collect())
+        .unwrap_or_default();
+    let want_len = t.0["msgLength"].as_u64().map(|n| n as usize);
+    let want_hash = t.0["msgSha512"].as_str().map(|h| h.to_string());
+    let one = decrypt(&key, &ctx, &ct);
+    let mut streamed = Vec::new();
+    let stream = Decryptor::new(&key, &ctx, &ct[..])
+        .map_err(|e| e.to_string())
+        .and_then(|mut d| d.read_to_end(&mut streamed).map_err(|e| e.to_string()));
+    let seek_new = SeekableDecryptor::new(&key, &ctx, std::io::Cursor::new(&ct));
+    let seek = seek_new.as_ref().ok().is_some();
+    if t.must_fail() {
+        if one.is_ok() || stream.is_ok() {
+            return Ok(Outcome::Fail("invalid message decrypted".into()));
+        }
+        if flags.contains(&"PartialPlaintext") {
+            if let (Some(n), Some(h)) = (want_len, &want_hash) {
+                if streamed.len() > n
+                    || (streamed.len() == n && hex::encode(sha2::Sha512::digest(&streamed)) != *h)
+                {
+                    return Ok(Outcome::Fail(
+                        "streamed prefix is not the verified prefix".into(),
+                    ));
+                }
+            }
+        } else if !streamed.is_empty() && flags.contains(&"HeaderFailure") {
+            return Ok(Outcome::Fail(
+                "plaintext released before the header check".into(),
+            ));
+        }
+        if seek && !flags.contains(&"ValidFinalChunk") {
+            return Ok(Outcome::Fail(
+                "final chunk authenticated for an invalid message".into(),
+            ));
+        }
+        return Ok(Outcome::Pass);
+    }
+    let pt = match one {
+        Ok(p) => p,
+        Err(e) => return Ok(Outcome::Fail(format!("valid message rejected: {e}"))),
+    };
+    if let Err(e) = stream {
+        return Ok(Outcome::Fail(format!("streaming decryption failed: {e}")));
+    }
+    if !seek || streamed != pt {
+        return Ok(Outcome::Fail("paths disagree".into()));
+    }
+    if want_len != Some(pt.len())
+        || want_hash.as_deref() != Some(hex::encode(sha2::Sha512::digest(&pt)).as_str())
+    {
+        return Ok(Outcome::Fail(
+            "plaintext differs from msgLength/msgSha512".into(),
+        ));
+    }
+    Ok(Outcome::Pass)
+}
+
 /// Runs one file; returns (passed, failures) or an error if it cannot be read or parsed.
 fn run_file(path: &Path, verbose: bool) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
@@ -196,6 +269,7 @@ fn run_file(path: &Path, verbose: bool) -> Result<(usize, usize), String> {
                 ("AeadTest", a) => aead_test(a, &t),
                 ("MacWithIvTest", "AES-GMAC") => gmac_test(g, &t),
                 (_, "GCM-SIV (2015)") => gcm_siv_2015_test(g, &t),
+                ("ChunkedEncryption", _) => chunked_test(&t),
                 (_, "GCM-64") => gcm64_test(g, &t),
                 (k, a) => Err(format!(
                     "unsupported schema: group type {k:?} for algorithm {a:?}"

