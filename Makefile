@@ -33,3 +33,7 @@ bench:
 	cd bench && $(CARGO) run --release -- ../docs/perf
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
 	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png
+
+## gcmkit encrypt/decrypt of a 1 GiB file against age: writes docs/perf/cli.md.
+bench-cli:
+	bench/cli_vs_age.sh 1024

@@ -80,7 +80,16 @@ fn keygen_writes_a_private_hex_key_and_refuses_to_overwrite() {
 fn files_and_pipes_round_trip_with_context() {
     let d = dir("roundtrip");
     assert!(run(&["keygen", "-o", "k"], &d).status.success());
-    for size in [0usize, 1, 16383, 16384, 16385, 5 * 1024 * 1024 + 7] {
+    for size in [
+        0usize,
+        1,
+        16383,
+        16384,
+        16385,
+        1 << 20,
+        2 << 20,
+        5 * 1024 * 1024 + 7,
+    ] {
         let pt = data(size);
         std::fs::write(d.join("pt"), &pt).unwrap();
         let e = run(

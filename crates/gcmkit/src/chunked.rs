@@ -685,7 +685,8 @@ fn encrypt_stream_keys<R: Read, W: Write>(
     output.write_all(&keys.salt)?;
     output.write_all(&keys.commitment)?;
     let mut pt = Zeroizing::new(vec![0u8; BATCH * CHUNK + 1]);
-    let mut ct = Zeroizing::new(vec![0u8; BATCH * CT_CHUNK]);
+    // BATCH full chunks, plus the empty final chunk when the input ends on a batch boundary.
+    let mut ct = Zeroizing::new(vec![0u8; BATCH * CT_CHUNK + TAG]);
     let (mut have, mut k, mut total) = (0usize, 0u64, 0u64);
     loop {
         have += read_full(input, &mut pt[have..])?;

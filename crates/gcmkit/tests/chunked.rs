@@ -107,6 +107,9 @@ fn round_trips_at_boundary_sizes_through_every_path() {
             CHUNK,
             CHUNK + 1,
             3 * CHUNK,
+            chunked::BATCH * CHUNK,
+            2 * chunked::BATCH * CHUNK,
+            2 * chunked::BATCH * CHUNK + 1,
             5 * 1024 * 1024 + 7,
         ] {
             let pt = data(size);

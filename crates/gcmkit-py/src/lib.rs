@@ -1,0 +1,506 @@
+//! Python bindings: thin wrappers over the gcmkit core, with pyca/cryptography's names.
+//!
+//! Inputs are any bytes-like object: `bytes` is read in place; other objects (bytearray,
+//! memoryview, array) are converted with `bytes(obj)` (one copy: the buffer protocol is
+//! not in the stable ABI before CPython 3.11, and this wheel supports 3.9+). Work on
+//! inputs above `DETACH_MIN` bytes runs with the GIL released.
+
+use gcmkit::{AesGcm, AesGcmSiv, Engine, Error, GcmSiv2015, Gmac};
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PySlice, PyType};
+use std::borrow::Cow;
+
+/// Inputs at least this long release the GIL while they are processed.
+const DETACH_MIN: usize = 4096;
+
+static INVALID_TAG: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `gcmkit.InvalidTag`: a subclass of `cryptography.exceptions.InvalidTag` when pyca's
+/// package is installed, so existing `except InvalidTag:` clauses keep working.
+fn invalid_tag(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    Ok(INVALID_TAG
+        .get_or_try_init(py, || -> PyResult<Py<PyType>> {
+            let base = py
+                .import("cryptography.exceptions")
+                .and_then(|m| m.getattr("InvalidTag"))
+                .and_then(|b| b.cast_into::<PyType>().map_err(Into::into))
+                .unwrap_or_else(|_| py.get_type::<PyException>());
+            let ty = PyErr::new_type(py, c"gcmkit.InvalidTag", Some(c"Authentication failed: the tag does not match."), Some(&base), None)?;
+            Ok(ty)
+        })?
+        .bind(py))
+}
+
+fn to_py(py: Python<'_>, e: Error) -> PyErr {
+    match e {
+        Error::AuthenticationFailed => match invalid_tag(py) {
+            Ok(t) => PyErr::from_type(t.clone(), ()),
+            Err(e) => e,
+        },
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// A bytes-like argument as a byte slice.
+fn bytes_like<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Cow::Borrowed(b.as_bytes()));
+    }
+    let b = obj
+        .py()
+        .get_type::<PyBytes>()
+        .call1((obj,))
+        .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a bytes-like object")))?;
+    Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
+}
+
+fn opt_bytes<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Cow<'a, [u8]>> {
+    match obj {
+        None => Ok(Cow::Borrowed(&[])),
+        Some(o) if o.is_none() => Ok(Cow::Borrowed(&[])),
+        Some(o) => bytes_like(o, what),
+    }
+}
+
+/// Runs `f` with the GIL released when the input is large.
+fn maybe_detach<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Send) -> T {
+    if len >= DETACH_MIN {
+        py.detach(f)
+    } else {
+        f()
+    }
+}
+
+/// Writes `data` into a writable bytes-like `out` of exactly that length.
+fn write_out(out: &Bound<'_, PyAny>, data: &[u8]) -> PyResult<usize> {
+    let n = out.len()?;
+    if n != data.len() {
+        return Err(PyValueError::new_err(format!("out has {n} bytes, {} needed", data.len())));
+    }
+    out.set_item(PySlice::new(out.py(), 0, n as isize, 1), PyBytes::new(out.py(), data))?;
+    Ok(n)
+}
+
+fn random_key(py: Python<'_>, bits: usize, allowed: &[usize]) -> PyResult<Py<PyBytes>> {
+    if !allowed.contains(&bits) {
+        let list: Vec<String> = allowed.iter().map(|b| b.to_string()).collect();
+        return Err(PyValueError::new_err(format!("bit_length must be one of {}", list.join(", "))));
+    }
+    let mut k = vec![0u8; bits / 8];
+    getrandom::fill(&mut k).map_err(|e| PyValueError::new_err(format!("no system randomness: {e:?}")))?;
+    Ok(PyBytes::new(py, &k).unbind())
+}
+
+/// The common AEAD surface of AESGCM, AESGCMSIV and GCMSIV2015.
+trait Aead: Sync {
+    fn tag_len(&self) -> usize;
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error>;
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
+}
+
+macro_rules! impl_aead {
+    ($t:ty) => {
+        impl Aead for $t {
+            fn tag_len(&self) -> usize {
+                self.tag_len()
+            }
+            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
+                self.encrypt_in_place_detached(nonce, aad, buf)
+            }
+            fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+                self.decrypt_in_place_detached(nonce, aad, buf, tag)
+            }
+        }
+    };
+}
+impl_aead!(AesGcm);
+impl_aead!(AesGcmSiv);
+impl Aead for GcmSiv2015 {
+    fn tag_len(&self) -> usize {
+        16
+    }
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
+        self.encrypt_in_place_detached(nonce, aad, buf)
+    }
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.decrypt_in_place_detached(nonce, aad, buf, tag)
+    }
+}
+
+fn seal_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(data.len() + c.tag_len());
+    out.extend_from_slice(data);
+    let tag = c.seal(nonce, aad, &mut out)?;
+    out.extend_from_slice(tag.as_ref());
+    Ok(out)
+}
+
+fn open_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+    let n = data.len().checked_sub(c.tag_len()).ok_or(Error::CiphertextTooShort { len: data.len(), min: c.tag_len() })?;
+    let mut out = data[..n].to_vec();
+    c.open(nonce, aad, &mut out, &data[n..])?;
+    Ok(out)
+}
+
+fn encrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+    let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+    if data.len() < DETACH_MIN {
+        // Small: write straight into the new bytes object.
+        let n = data.len();
+        let mut res = Ok(());
+        let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
+            buf[..n].copy_from_slice(&data);
+            res = c.seal(&nonce, &aad, &mut buf[..n]).map(|t| buf[n..].copy_from_slice(t.as_ref()));
+            Ok(())
+        })?;
+        res.map_err(|e| to_py(py, e))?;
+        return Ok(out.unbind());
+    }
+    let v = py.detach(|| seal_vec(c, &nonce, &data, &aad)).map_err(|e| to_py(py, e))?;
+    Ok(PyBytes::new(py, &v).unbind())
+}
+
+fn decrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+    let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+    let v = maybe_detach(py, data.len(), || open_vec(c, &nonce, &data, &aad)).map_err(|e| to_py(py, e))?;
+    Ok(PyBytes::new(py, &v).unbind())
+}
+
+fn encrypt_into(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let (n, d, a) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+    let v = maybe_detach(py, d.len(), || seal_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
+    write_out(out, &v)
+}
+
+fn decrypt_into(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let (n, d, a) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+    let v = maybe_detach(py, d.len(), || open_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
+    write_out(out, &v)
+}
+
+/// Generates the four AEAD methods on a pyclass holding `inner`.
+macro_rules! aead_methods {
+    ($cls:ident) => {
+        #[pymethods]
+        impl $cls {
+            /// Encrypts `data`; returns ciphertext || tag.
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn encrypt(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+                encrypt(py, &self.inner, nonce, data, associated_data)
+            }
+
+            /// Decrypts ciphertext || tag; raises InvalidTag if it does not verify.
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn decrypt(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+                decrypt(py, &self.inner, nonce, data, associated_data)
+            }
+
+            /// Encrypts into a writable buffer of len(data) + tag length; returns the count.
+            #[pyo3(signature = (nonce, data, associated_data, out))]
+            fn encrypt_into(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+                encrypt_into(py, &self.inner, nonce, data, associated_data, out)
+            }
+
+            /// Decrypts into a writable buffer of len(data) - tag length; returns the count.
+            #[pyo3(signature = (nonce, data, associated_data, out))]
+            fn decrypt_into(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+                decrypt_into(py, &self.inner, nonce, data, associated_data, out)
+            }
+        }
+    };
+}
+
+/// AES-GCM: pyca/cryptography's AESGCM, plus every IV length from 1 byte and the tag
+/// lengths 16, 15, 14, 13, 12, 8 and 4.
+#[pyclass(frozen, module = "gcmkit")]
+struct AESGCM {
+    inner: AesGcm,
+}
+
+#[pymethods]
+impl AESGCM {
+    #[new]
+    #[pyo3(signature = (key, tag_length=16))]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        let inner = AesGcm::new(&k).and_then(|c| c.with_tag_len(tag_length)).map_err(|e| to_py(py, e))?;
+        Ok(AESGCM { inner })
+    }
+
+    /// A random key of 128, 192 or 256 bits.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Py<PyBytes>> {
+        random_key(py, bit_length, &[128, 192, 256])
+    }
+}
+aead_methods!(AESGCM);
+
+/// AES-GCM-SIV (RFC 8452): pyca/cryptography's AESGCMSIV.
+#[pyclass(frozen, module = "gcmkit")]
+struct AESGCMSIV {
+    inner: AesGcmSiv,
+}
+
+#[pymethods]
+impl AESGCMSIV {
+    #[new]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        Ok(AESGCMSIV { inner: AesGcmSiv::new(&k).map_err(|e| to_py(py, e))? })
+    }
+
+    /// A random key of 128 or 256 bits.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Py<PyBytes>> {
+        random_key(py, bit_length, &[128, 256])
+    }
+}
+aead_methods!(AESGCMSIV);
+
+/// GCM-SIV as published in 2015: GCMSIV2015(key) is one-key (16 bytes);
+/// GCMSIV2015(hash_key, prf_key) two-key; GCMSIV2015(hash_key, prf_key, ctr_key)
+/// three-key; counter_bits is the paper's k (1..32).
+#[pyclass(frozen, module = "gcmkit")]
+struct GCMSIV2015 {
+    inner: GcmSiv2015,
+}
+
+#[pymethods]
+impl GCMSIV2015 {
+    #[new]
+    #[pyo3(signature = (key, prf_key=None, ctr_key=None, counter_bits=32))]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>, prf_key: Option<&Bound<'_, PyAny>>, ctr_key: Option<&Bound<'_, PyAny>>, counter_bits: u32) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        let c = match (prf_key, ctr_key) {
+            (None, None) => GcmSiv2015::one_key(&k),
+            (Some(p), None) => GcmSiv2015::two_key(&k, &bytes_like(p, "prf_key")?),
+            (Some(p), Some(c)) => GcmSiv2015::three_key(&k, &bytes_like(p, "prf_key")?, &bytes_like(c, "ctr_key")?),
+            (None, Some(_)) => return Err(PyValueError::new_err("ctr_key needs prf_key")),
+        };
+        let inner = c.and_then(|c| c.with_counter_bits(counter_bits)).map_err(|e| to_py(py, e))?;
+        Ok(GCMSIV2015 { inner })
+    }
+}
+aead_methods!(GCMSIV2015);
+
+/// GMAC: a MAC over data with a nonce.
+#[pyclass(frozen, module = "gcmkit")]
+struct GMAC {
+    inner: Gmac,
+}
+
+#[pymethods]
+impl GMAC {
+    #[new]
+    #[pyo3(signature = (key, tag_length=16))]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        Ok(GMAC { inner: Gmac::new(&k).and_then(|m| m.with_tag_len(tag_length)).map_err(|e| to_py(py, e))? })
+    }
+
+    /// The tag of `data` under `nonce`.
+    fn compute(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        let (n, d) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?);
+        let t = maybe_detach(py, d.len(), || self.inner.compute(&n, &d)).map_err(|e| to_py(py, e))?;
+        Ok(PyBytes::new(py, t.as_ref()).unbind())
+    }
+
+    /// Checks a tag in constant time; raises InvalidTag if it does not match.
+    fn verify(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (n, d, t) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, bytes_like(tag, "tag")?);
+        maybe_detach(py, d.len(), || self.inner.verify(&n, &d, &t)).map_err(|e| to_py(py, e))
+    }
+}
+
+fn chunk_err(e: gcmkit::chunked::Error) -> PyErr {
+    match e {
+        gcmkit::chunked::Error::Io(e) => PyErr::from(e),
+        gcmkit::chunked::Error::InvalidKeyLength(_) => PyValueError::new_err(e.to_string()),
+        other => Python::attach(|py| match invalid_tag(py) {
+            Ok(t) => PyErr::from_type(t.clone(), other.to_string()),
+            Err(e) => e,
+        }),
+    }
+}
+
+/// Cobblestone one-shot encryption.
+#[pyfunction]
+#[pyo3(signature = (key, data, context=None))]
+fn chunked_encrypt(py: Python<'_>, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+    let (k, d, c) = (bytes_like(key, "key")?, bytes_like(data, "data")?, opt_bytes(context, "context")?);
+    let v = maybe_detach(py, d.len(), || gcmkit::chunked::encrypt(&k, &c, &d)).map_err(chunk_err)?;
+    Ok(PyBytes::new(py, &v).unbind())
+}
+
+/// Cobblestone one-shot decryption; raises InvalidTag (wrong key/context, modified,
+/// truncated).
+#[pyfunction]
+#[pyo3(signature = (key, data, context=None))]
+fn chunked_decrypt(py: Python<'_>, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+    let (k, d, c) = (bytes_like(key, "key")?, bytes_like(data, "data")?, opt_bytes(context, "context")?);
+    let v = maybe_detach(py, d.len(), || gcmkit::chunked::decrypt(&k, &c, &d)).map_err(chunk_err)?;
+    Ok(PyBytes::new(py, &v).unbind())
+}
+
+fn tmp_next_to(dst: &std::path::Path) -> std::path::PathBuf {
+    let name = dst.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    dst.with_file_name(format!(".{name}.gcmkit-{}.tmp", std::process::id()))
+}
+
+/// Streams `src` to `dst` through a temporary file renamed into place on success (so a
+/// failed decryption leaves nothing at `dst`). Returns the plaintext length.
+fn file_job(src: &str, dst: &str, f: impl FnOnce(std::fs::File, std::io::BufWriter<std::fs::File>) -> Result<u64, gcmkit::chunked::Error>) -> PyResult<u64> {
+    let dst = std::path::Path::new(dst);
+    let tmp = tmp_next_to(dst);
+    let input = std::fs::File::open(src)?;
+    let out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    match f(input, out) {
+        Ok(n) => {
+            std::fs::rename(&tmp, dst)?;
+            Ok(n)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(chunk_err(e))
+        }
+    }
+}
+
+/// Encrypts the file `src` to `dst` (Cobblestone; parallel, constant memory).
+#[pyfunction]
+#[pyo3(signature = (key, src, dst, context=None))]
+fn encrypt_file(py: Python<'_>, key: &Bound<'_, PyAny>, src: String, dst: String, context: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    py.detach(|| file_job(&src, &dst, |i, o| gcmkit::chunked::encrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})))
+}
+
+/// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
+#[pyfunction]
+#[pyo3(signature = (key, src, dst, context=None))]
+fn decrypt_file(py: Python<'_>, key: &Bound<'_, PyAny>, src: String, dst: String, context: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    py.detach(|| file_job(&src, &dst, |i, o| gcmkit::chunked::decrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})))
+}
+
+/// A Cobblestone stream being read: only verified plaintext comes out.
+#[pyclass(module = "gcmkit.chunked")]
+struct ChunkedReader {
+    inner: Option<gcmkit::chunked::Decryptor<std::io::BufReader<std::fs::File>>>,
+}
+
+#[pymethods]
+impl ChunkedReader {
+    /// Reads up to `size` bytes (all if negative).
+    #[pyo3(signature = (size=-1))]
+    fn read(&mut self, py: Python<'_>, size: isize) -> PyResult<Py<PyBytes>> {
+        use std::io::Read;
+        let d = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
+        let mut out = Vec::new();
+        let r = py.detach(|| if size < 0 { d.read_to_end(&mut out).map(|_| ()) } else { d.take(size as u64).read_to_end(&mut out).map(|_| ()) });
+        r.map_err(|e| match e.into_inner().and_then(|i| i.downcast::<gcmkit::chunked::Error>().ok()) {
+            Some(ce) => chunk_err(*ce),
+            None => PyValueError::new_err("read failed"),
+        })?;
+        Ok(PyBytes::new(py, &out).unbind())
+    }
+
+    fn close(&mut self) {
+        self.inner = None;
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(&mut self, _a: &Bound<'_, PyAny>, _b: &Bound<'_, PyAny>, _c: &Bound<'_, PyAny>) {
+        self.close();
+    }
+}
+
+/// A Cobblestone stream being written: `close()` writes the final chunk.
+#[pyclass(module = "gcmkit.chunked")]
+struct ChunkedWriter {
+    inner: Option<gcmkit::chunked::Encryptor<std::io::BufWriter<std::fs::File>>>,
+}
+
+#[pymethods]
+impl ChunkedWriter {
+    /// Encrypts and writes `data`; returns its length.
+    fn write(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
+        use std::io::Write;
+        let d = bytes_like(data, "data")?;
+        let e = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
+        py.detach(|| e.write_all(&d))?;
+        Ok(d.len())
+    }
+
+    /// Writes the final chunk and closes the file.
+    fn close(&mut self) -> PyResult<()> {
+        if let Some(e) = self.inner.take() {
+            e.finish().map_err(chunk_err)?;
+        }
+        Ok(())
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(&mut self, _a: &Bound<'_, PyAny>, _b: &Bound<'_, PyAny>, _c: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.close()
+    }
+}
+
+/// Opens a Cobblestone file for streaming: mode "rb" (decrypt) or "wb" (encrypt).
+#[pyfunction]
+#[pyo3(signature = (path, mode, key, context=None))]
+fn chunked_open(py: Python<'_>, path: String, mode: &str, key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    match mode {
+        "rb" | "r" => {
+            let f = std::io::BufReader::new(std::fs::File::open(&path)?);
+            let d = gcmkit::chunked::Decryptor::new(&k, &c, f).map_err(chunk_err)?;
+            Ok(Py::new(py, ChunkedReader { inner: Some(d) })?.into_any())
+        }
+        "wb" | "w" => {
+            let f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
+            let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
+            Ok(Py::new(py, ChunkedWriter { inner: Some(e) })?.into_any())
+        }
+        m => Err(PyValueError::new_err(format!("mode must be 'rb' or 'wb', not {m:?}"))),
+    }
+}
+
+/// The engine new key objects use (portable, aesni, avx2, avx512).
+#[pyfunction]
+fn engine() -> PyResult<&'static str> {
+    Engine::selected().map(|e| e.name()).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Runs the built-in known-answer tests: a list of (algorithm, engine, ok).
+#[pyfunction]
+fn selftest() -> Vec<(String, String, bool)> {
+    gcmkit::selftest::run().into_iter().map(|r| (r.algorithm.to_string(), r.engine.name().to_string(), r.outcome.is_ok())).collect()
+}
+
+#[pymodule]
+fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AESGCM>()?;
+    m.add_class::<AESGCMSIV>()?;
+    m.add_class::<GCMSIV2015>()?;
+    m.add_class::<GMAC>()?;
+    m.add_class::<ChunkedReader>()?;
+    m.add_class::<ChunkedWriter>()?;
+    m.add("InvalidTag", invalid_tag(m.py())?)?;
+    m.add("__version__", gcmkit::VERSION)?;
+    m.add_function(wrap_pyfunction!(engine, m)?)?;
+    m.add_function(wrap_pyfunction!(selftest, m)?)?;
+    m.add_function(wrap_pyfunction!(chunked_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(chunked_decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(encrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(decrypt_file, m)?)?;
+    m.add_function(wrap_pyfunction!(chunked_open, m)?)?;
+    Ok(())
+}
