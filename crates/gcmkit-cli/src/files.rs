@@ -140,8 +140,8 @@ impl Output {
     /// Moves the finished temporary file into place.
     pub fn commit(self) -> Result<(), Failure> {
         if let Output::File { dest, tmp, file } = self {
-            file.sync_all()
-                .map_err(|e| usage(format!("cannot write {}: {e}", dest.display())))?;
+            // No fsync: the rename is what keeps unverified output out of the destination;
+            // durability across a power failure is the filesystem's job (as for age, cp).
             drop(file);
             std::fs::rename(&tmp, &dest).map_err(|e| {
                 let _ = std::fs::remove_file(&tmp);
