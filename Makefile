@@ -46,3 +46,8 @@ bench:
 ## gcmkit encrypt/decrypt of a 1 GiB file against age: writes docs/perf/cli.md.
 bench-cli:
 	bench/cli_vs_age.sh 1024
+
+## gcmkit's Python package against pyca/cryptography: writes docs/perf/python.md.
+bench-python:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
+	$(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md

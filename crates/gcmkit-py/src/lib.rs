@@ -13,7 +13,7 @@ use pyo3::types::{PyBytes, PySlice, PyType};
 use std::borrow::Cow;
 
 /// Inputs at least this long release the GIL while they are processed.
-const DETACH_MIN: usize = 4096;
+const DETACH_MIN: usize = 32768;
 
 static INVALID_TAG: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
@@ -146,26 +146,35 @@ fn open_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u
 
 fn encrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
     let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
-    if data.len() < DETACH_MIN {
-        // Small: write straight into the new bytes object.
-        let n = data.len();
-        let mut res = Ok(());
-        let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
+    let n = data.len();
+    let mut res = Ok(());
+    // Written straight into the new bytes object (no intermediate buffer); the object is
+    // not visible to other Python code yet, so the GIL can be released while filling it.
+    let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
+        res = maybe_detach(py, n, || {
             buf[..n].copy_from_slice(&data);
-            res = c.seal(&nonce, &aad, &mut buf[..n]).map(|t| buf[n..].copy_from_slice(t.as_ref()));
-            Ok(())
-        })?;
-        res.map_err(|e| to_py(py, e))?;
-        return Ok(out.unbind());
-    }
-    let v = py.detach(|| seal_vec(c, &nonce, &data, &aad)).map_err(|e| to_py(py, e))?;
-    Ok(PyBytes::new(py, &v).unbind())
+            c.seal(&nonce, &aad, &mut buf[..n]).map(|t| buf[n..].copy_from_slice(t.as_ref()))
+        });
+        Ok(())
+    })?;
+    res.map_err(|e| to_py(py, e))?;
+    Ok(out.unbind())
 }
 
 fn decrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
     let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
-    let v = maybe_detach(py, data.len(), || open_vec(c, &nonce, &data, &aad)).map_err(|e| to_py(py, e))?;
-    Ok(PyBytes::new(py, &v).unbind())
+    let n = data.len().checked_sub(c.tag_len()).ok_or_else(|| to_py(py, Error::CiphertextTooShort { len: data.len(), min: c.tag_len() }))?;
+    let mut res = Ok(());
+    // On failure the core zeroes `buf`, and the half-built object is dropped.
+    let out = PyBytes::new_with(py, n, |buf| {
+        res = maybe_detach(py, n, || {
+            buf.copy_from_slice(&data[..n]);
+            c.open(&nonce, &aad, buf, &data[n..])
+        });
+        Ok(())
+    })?;
+    res.map_err(|e| to_py(py, e))?;
+    Ok(out.unbind())
 }
 
 fn encrypt_into(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
