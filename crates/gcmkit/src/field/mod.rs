@@ -21,6 +21,8 @@
 //! reduced once. [`HashKey`] stores H^1..H^8 for that.
 
 pub(crate) mod soft;
+#[cfg(all(feature = "table-strategies", feature = "alloc"))]
+pub mod tables;
 
 /// Which universal hash: decides how a 16-byte block maps to a field element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

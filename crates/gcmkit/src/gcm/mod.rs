@@ -12,6 +12,8 @@ pub(crate) mod gprf;
 pub(crate) mod incremental;
 #[cfg(feature = "alloc")]
 pub(crate) mod online;
+#[cfg(all(feature = "table-strategies", feature = "alloc"))]
+pub(crate) mod tables_mode;
 pub use gmac::Gmac;
 #[cfg(feature = "alloc")]
 pub use incremental::IncrementalGmac;

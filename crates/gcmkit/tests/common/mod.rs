@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod appendix_b;
+
 use gcmkit::Engine;
 
 /// Decodes hex (test data only).

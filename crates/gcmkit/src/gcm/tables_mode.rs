@@ -1,0 +1,101 @@
+//! AES-GCM with one of the spec's table-driven GHASH methods (hazmat; NOT constant time:
+//! see `field::tables`). AES runs on the selected engine, so whole-mode timings isolate
+//! the cost of the GHASH method, as the spec's Table 3 compares them.
+
+use super::{check_tag_len, GcmKey, MAX_PLAINTEXT};
+use crate::engine::{Counter, Engine};
+use crate::error::Error;
+use crate::field::gcm_length_block;
+use crate::field::tables::{TableMethod, TableMul};
+use crate::tag::Tag;
+use alloc::vec::Vec;
+use zeroize::Zeroize;
+
+/// AES-GCM whose GHASH uses a table method of the spec's Table 1.
+#[derive(Clone, Debug)]
+pub struct TableAesGcm {
+    key: GcmKey,
+    mul: TableMul,
+    tag_len: usize,
+}
+
+impl TableAesGcm {
+    /// A 16-, 24- or 32-byte AES key with the GHASH `method`.
+    pub fn new(key: &[u8], method: TableMethod) -> Result<Self, Error> {
+        let k = GcmKey::new(key, Engine::selected()?)?;
+        let mut h = [[0u8; 16]];
+        k.engine.encrypt_blocks(&k.aes, &mut h);
+        let mul = TableMul::new(&h[0], method);
+        h[0].zeroize();
+        Ok(TableAesGcm { key: k, mul, tag_len: 16 })
+    }
+
+    /// Tags of `len` bytes (16, 15, 14, 13, 12, 8 or 4).
+    pub fn with_tag_len(mut self, len: usize) -> Result<Self, Error> {
+        self.tag_len = check_tag_len(len)?;
+        Ok(self)
+    }
+
+    /// The GHASH method's memory: (bytes per key, key-independent bytes).
+    pub fn memory(&self) -> (usize, usize) {
+        self.mul.memory()
+    }
+
+    fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
+        if iv.is_empty() {
+            return Err(Error::InvalidNonceLength { got: 0, expected: "at least 1" });
+        }
+        if iv.len() == 12 {
+            let mut y = [0u8; 16];
+            y[..12].copy_from_slice(iv);
+            y[15] = 1;
+            return Ok(y);
+        }
+        let mut y = 0u128;
+        self.mul.update_padded(&mut y, iv);
+        self.mul.update_padded(&mut y, &gcm_length_block(0, iv.len() as u64));
+        Ok(y.to_be_bytes())
+    }
+
+    fn tag(&self, y0: &[u8; 16], aad: &[u8], ct: &[u8]) -> [u8; 16] {
+        let mut y = 0u128;
+        self.mul.update_padded(&mut y, aad);
+        self.mul.update_padded(&mut y, ct);
+        self.mul.update_padded(&mut y, &gcm_length_block(aad.len() as u64, ct.len() as u64));
+        let mut m = [*y0];
+        self.key.engine.encrypt_blocks(&self.key.aes, &mut m);
+        (y ^ u128::from_be_bytes(m[0])).to_be_bytes()
+    }
+
+    /// Encrypts `buf` in place; returns the tag.
+    pub fn encrypt_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        GcmKey::check_lengths(aad, buf.len())?;
+        let y0 = self.y0(iv)?;
+        self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+        Ok(Tag::truncate(self.tag(&y0, aad, buf), self.tag_len))
+    }
+
+    /// Encrypts; returns ciphertext || tag.
+    pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = plaintext.to_vec();
+        let t = self.encrypt_in_place_detached(iv, aad, &mut out)?;
+        out.extend_from_slice(t.as_ref());
+        Ok(out)
+    }
+
+    /// Decrypts ciphertext || tag; the plaintext only if the tag verifies.
+    pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
+        let n = ciphertext.len().checked_sub(self.tag_len).ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+        if n as u64 > MAX_PLAINTEXT {
+            return Err(Error::MessageTooLong { len: n as u64, max: MAX_PLAINTEXT });
+        }
+        let (ct, tag) = ciphertext.split_at(n);
+        let y0 = self.y0(iv)?;
+        if !Tag::truncate(self.tag(&y0, aad, ct), self.tag_len).ct_eq_slice(tag) {
+            return Err(Error::AuthenticationFailed);
+        }
+        let mut out = ct.to_vec();
+        self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), &mut out);
+        Ok(out)
+    }
+}
