@@ -10,6 +10,7 @@
 //! core clock measured by a chain of dependent adds (this VM has no cycle counters).
 
 mod clock;
+mod paper;
 mod peers;
 
 use peers::{Alg, Candidate, Op};
@@ -64,6 +65,11 @@ struct Row {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("paper-tables") {
+        let ghz = clock::measure_ghz();
+        paper::run(args.get(2).map(String::as_str).unwrap_or("../docs/perf"), ghz);
+        return;
+    }
     let out_dir = args
         .get(1)
         .cloned()

@@ -329,7 +329,7 @@ fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Error> {
         .collect();
     let r = for_chunks(chunks, |k, c| keys.open(k, c));
     if let Err(e) = r {
-        zeroize::Zeroize::zeroize(&mut buf);
+        crate::engine::wipe::wipe_bytes(&mut buf);
         return Err(e);
     }
     // Drop the tags: compact the plaintext.
@@ -337,7 +337,7 @@ fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Error> {
     for c in buf.chunks(CT_CHUNK) {
         out.extend_from_slice(&c[..c.len() - TAG]);
     }
-    zeroize::Zeroize::zeroize(&mut buf);
+    crate::engine::wipe::wipe_bytes(&mut buf);
     Ok(out)
 }
 
@@ -536,7 +536,7 @@ impl<R: Read> Read for Decryptor<R> {
             }
             if let Err(e) = self.next_chunk() {
                 self.failed = true;
-                zeroize::Zeroize::zeroize(&mut *self.buf);
+                crate::engine::wipe::wipe_bytes(&mut self.buf);
                 return Err(e.into());
             }
         }

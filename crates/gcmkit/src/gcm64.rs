@@ -241,7 +241,7 @@ impl<C: BlockCipher64> Gcm64<C> {
             self.ctr(y0, buf);
             Ok(())
         } else {
-            zeroize::Zeroize::zeroize(buf);
+            buf.fill(0); // caller-visible: a plain fill cannot be elided
             Err(Error::AuthenticationFailed)
         }
     }

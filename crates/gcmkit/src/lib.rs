@@ -65,7 +65,6 @@ pub mod hazmat;
 pub mod selftest;
 mod siv;
 mod tag;
-mod wipe;
 
 pub use aead;
 pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};

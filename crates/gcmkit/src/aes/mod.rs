@@ -19,7 +19,7 @@ pub struct RoundKeys {
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.keys);
+        crate::engine::wipe::wipe(&mut self.keys);
     }
 }
 

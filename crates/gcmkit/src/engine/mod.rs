@@ -6,6 +6,7 @@
 //! engine the CPU lacks is an error, never a silent fallback.
 
 pub(crate) mod portable;
+pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
@@ -180,16 +181,14 @@ impl Engine {
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
         dispatch!(self, key.fill(h, count, crate::field::soft::dot), |m| key
-            .fill(h, count, |a, b| m::dot(a, b)))
+            .fill_with(h, count, |e, n, desc| m::fill_powers(e, n, desc)))
     }
 
     /// A hash key with `count` powers of H, computed with this engine's multiplier.
     pub(crate) fn hash_key(self, h: &[u8; 16], flavor: Flavor, count: usize) -> HashKey {
-        dispatch!(
-            self,
-            HashKey::from_bytes(h, flavor, count, crate::field::soft::dot),
-            |m| HashKey::from_bytes(h, flavor, count, |a, b| m::dot(a, b))
-        )
+        let mut k = HashKey::empty(flavor);
+        self.hash_key_into(&mut k, h, count);
+        k
     }
 
     /// Encrypts blocks in place (ECB; used for H, E(K, Y0), key derivation, tags).

@@ -82,8 +82,8 @@ pub struct HashKey {
 impl Drop for HashKey {
     fn drop(&mut self) {
         // Only the last `count` entries were ever written.
-        crate::wipe::wipe(&mut self.desc[POWERS - self.count..]);
-        crate::wipe::wipe(&mut self.kara[POWERS - self.count..]);
+        crate::engine::wipe::wipe(&mut self.desc[POWERS - self.count..]);
+        crate::engine::wipe::wipe(&mut self.kara[POWERS - self.count..]);
     }
 }
 
@@ -161,6 +161,29 @@ impl HashKey {
         for k in 2..=count {
             self.desc[POWERS - k] = dot(self.desc[POWERS - k + 1], h);
         }
+        self.finish_fill(count);
+    }
+
+    /// Fills this key in place from its 16 bytes, the powers computed by `powers`
+    /// (given H in POLYVAL form, the count and the descending table to fill).
+    #[allow(dead_code)]
+    pub(crate) fn fill_with(
+        &mut self,
+        h: &[u8; 16],
+        count: usize,
+        powers: impl FnOnce(u128, usize, &mut [u128; POWERS]),
+    ) {
+        let e = match self.flavor {
+            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
+            Flavor::Polyval => u128::from_le_bytes(*h),
+        };
+        let count = count.clamp(1, POWERS);
+        powers(e, count, &mut self.desc);
+        self.finish_fill(count);
+    }
+
+    /// The Karatsuba helpers of the first `count` powers.
+    fn finish_fill(&mut self, count: usize) {
         for i in POWERS - count..POWERS {
             let d = self.desc[i];
             let m = (d as u64 ^ (d >> 64) as u64) as u128;

@@ -92,7 +92,13 @@ pub enum TableMethod {
 
 impl TableMethod {
     /// All five, in the order of the spec's Table 1.
-    pub const ALL: [TableMethod; 5] = [TableMethod::Simple8, TableMethod::Simple4, TableMethod::Shoup8, TableMethod::Shoup4, TableMethod::NoTables];
+    pub const ALL: [TableMethod; 5] = [
+        TableMethod::Simple8,
+        TableMethod::Simple4,
+        TableMethod::Shoup8,
+        TableMethod::Shoup4,
+        TableMethod::NoTables,
+    ];
 
     /// The name used in reports.
     pub fn name(self) -> &'static str {
@@ -125,8 +131,8 @@ impl core::fmt::Debug for TableMul {
 
 impl Drop for TableMul {
     fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.key_tables);
-        crate::wipe::wipe(core::slice::from_mut(&mut self.h));
+        crate::engine::wipe::wipe(&mut self.key_tables);
+        crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h));
     }
 }
 
@@ -150,7 +156,12 @@ impl TableMul {
             TableMethod::Shoup4 => (algorithm3(h, 4), reduction_table(4)),
             TableMethod::NoTables => (Vec::new(), Vec::new()),
         };
-        TableMul { method, h, key_tables: key_tables.into_boxed_slice(), reduce: reduce.into_boxed_slice() }
+        TableMul {
+            method,
+            h,
+            key_tables: key_tables.into_boxed_slice(),
+            reduce: reduce.into_boxed_slice(),
+        }
     }
 
     /// The method.
@@ -160,7 +171,11 @@ impl TableMul {
 
     /// Bytes of key-dependent and key-independent tables.
     pub fn memory(&self) -> (usize, usize) {
-        let per_key = if self.method == TableMethod::NoTables { 16 } else { self.key_tables.len() * 16 };
+        let per_key = if self.method == TableMethod::NoTables {
+            16
+        } else {
+            self.key_tables.len() * 16
+        };
         (per_key, self.reduce.len() * 16)
     }
 
@@ -168,8 +183,12 @@ impl TableMul {
     pub fn mul(&self, x: u128) -> u128 {
         let t = &self.key_tables;
         match self.method {
-            TableMethod::Simple8 => (0..16).fold(0, |z, i| z ^ t[(i << 8) | ((x >> (120 - 8 * i)) & 0xff) as usize]),
-            TableMethod::Simple4 => (0..32).fold(0, |z, i| z ^ t[(i << 4) | ((x >> (124 - 4 * i)) & 0xf) as usize]),
+            TableMethod::Simple8 => (0..16).fold(0, |z, i| {
+                z ^ t[(i << 8) | ((x >> (120 - 8 * i)) & 0xff) as usize]
+            }),
+            TableMethod::Simple4 => (0..32).fold(0, |z, i| {
+                z ^ t[(i << 4) | ((x >> (124 - 4 * i)) & 0xf) as usize]
+            }),
             TableMethod::Shoup8 => {
                 let mut z = 0u128;
                 for i in (0..16).rev() {
@@ -221,7 +240,10 @@ mod tests {
     fn every_method_multiplies_like_algorithm_1() {
         let mut s = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210_u128;
         let h = 0xb83b_5337_08bf_535d_0aa6_e529_80d5_3b78_u128;
-        let muls: Vec<TableMul> = TableMethod::ALL.iter().map(|&m| TableMul::new(&h.to_be_bytes(), m)).collect();
+        let muls: Vec<TableMul> = TableMethod::ALL
+            .iter()
+            .map(|&m| TableMul::new(&h.to_be_bytes(), m))
+            .collect();
         for _ in 0..300 {
             s ^= s << 13;
             s ^= s >> 7;

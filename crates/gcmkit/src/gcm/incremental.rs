@@ -30,8 +30,8 @@ pub struct IncrementalGmac {
 
 impl Drop for IncrementalGmac {
     fn drop(&mut self) {
-        crate::wipe::wipe(&mut self.squares);
-        crate::wipe::wipe(core::slice::from_mut(&mut self.h_inv));
+        crate::engine::wipe::wipe(&mut self.squares);
+        crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h_inv));
     }
 }
 

@@ -184,7 +184,8 @@ impl GcmKey {
         if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             Ok(())
         } else {
-            buf.zeroize();
+            // The caller sees this buffer, so a plain fill cannot be optimized away.
+            buf.fill(0);
             Err(Error::AuthenticationFailed)
         }
     }

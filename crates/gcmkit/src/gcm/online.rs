@@ -274,7 +274,7 @@ impl GcmDecryptor<'_, '_> {
 impl Drop for GcmDecryptor<'_, '_> {
     fn drop(&mut self) {
         if !self.done {
-            self.out[self.start..].zeroize();
+            self.out[self.start..].fill(0); // caller-visible
             self.out.truncate(self.start);
         }
     }

@@ -27,7 +27,11 @@ impl TableAesGcm {
         k.engine.encrypt_blocks(&k.aes, &mut h);
         let mul = TableMul::new(&h[0], method);
         h[0].zeroize();
-        Ok(TableAesGcm { key: k, mul, tag_len: 16 })
+        Ok(TableAesGcm {
+            key: k,
+            mul,
+            tag_len: 16,
+        })
     }
 
     /// Tags of `len` bytes (16, 15, 14, 13, 12, 8 or 4).
@@ -43,7 +47,10 @@ impl TableAesGcm {
 
     fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
         if iv.is_empty() {
-            return Err(Error::InvalidNonceLength { got: 0, expected: "at least 1" });
+            return Err(Error::InvalidNonceLength {
+                got: 0,
+                expected: "at least 1",
+            });
         }
         if iv.len() == 12 {
             let mut y = [0u8; 16];
@@ -53,7 +60,8 @@ impl TableAesGcm {
         }
         let mut y = 0u128;
         self.mul.update_padded(&mut y, iv);
-        self.mul.update_padded(&mut y, &gcm_length_block(0, iv.len() as u64));
+        self.mul
+            .update_padded(&mut y, &gcm_length_block(0, iv.len() as u64));
         Ok(y.to_be_bytes())
     }
 
@@ -61,17 +69,25 @@ impl TableAesGcm {
         let mut y = 0u128;
         self.mul.update_padded(&mut y, aad);
         self.mul.update_padded(&mut y, ct);
-        self.mul.update_padded(&mut y, &gcm_length_block(aad.len() as u64, ct.len() as u64));
+        self.mul
+            .update_padded(&mut y, &gcm_length_block(aad.len() as u64, ct.len() as u64));
         let mut m = [*y0];
         self.key.engine.encrypt_blocks(&self.key.aes, &mut m);
         (y ^ u128::from_be_bytes(m[0])).to_be_bytes()
     }
 
     /// Encrypts `buf` in place; returns the tag.
-    pub fn encrypt_in_place_detached(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    pub fn encrypt_in_place_detached(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Tag, Error> {
         GcmKey::check_lengths(aad, buf.len())?;
         let y0 = self.y0(iv)?;
-        self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+        self.key
+            .engine
+            .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
         Ok(Tag::truncate(self.tag(&y0, aad, buf), self.tag_len))
     }
 
@@ -85,9 +101,18 @@ impl TableAesGcm {
 
     /// Decrypts ciphertext || tag; the plaintext only if the tag verifies.
     pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let n = ciphertext.len().checked_sub(self.tag_len).ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: self.tag_len })?;
+        let n = ciphertext
+            .len()
+            .checked_sub(self.tag_len)
+            .ok_or(Error::CiphertextTooShort {
+                len: ciphertext.len(),
+                min: self.tag_len,
+            })?;
         if n as u64 > MAX_PLAINTEXT {
-            return Err(Error::MessageTooLong { len: n as u64, max: MAX_PLAINTEXT });
+            return Err(Error::MessageTooLong {
+                len: n as u64,
+                max: MAX_PLAINTEXT,
+            });
         }
         let (ct, tag) = ciphertext.split_at(n);
         let y0 = self.y0(iv)?;
@@ -95,7 +120,12 @@ impl TableAesGcm {
             return Err(Error::AuthenticationFailed);
         }
         let mut out = ct.to_vec();
-        self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), &mut out);
+        self.key.engine.ctr_xor(
+            &self.key.aes,
+            Counter::Be32,
+            Counter::Be32.add(&y0, 1),
+            &mut out,
+        );
         Ok(out)
     }
 }

@@ -100,7 +100,7 @@ impl GcmSiv2015 {
             None,
             engine,
         );
-        crate::wipe::wipe(&mut blocks);
+        crate::engine::wipe::wipe(&mut blocks);
         r
     }
 

@@ -22,7 +22,6 @@ use crate::field::{siv_length_block, Flavor, HashKey};
 use crate::tag::Tag;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
-use zeroize::Zeroize;
 
 /// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
 pub const MAX_LEN: u64 = 1 << 36;
@@ -162,7 +161,8 @@ impl Siv<'_> {
         if expected.ct_eq_slice(tag) {
             Ok(())
         } else {
-            buf.zeroize();
+            // The caller sees this buffer, so a plain fill cannot be optimized away.
+            buf.fill(0);
             Err(Error::AuthenticationFailed)
         }
     }
@@ -209,12 +209,20 @@ pub(crate) fn open_plus(
     .open(nonce, aad, buf, tag)
 }
 
-/// Blocks POLYVAL absorbs for a message: the most powers of H a hash could use.
+/// Powers of H to compute for a message. AES-GCM-SIV's POLYVAL key changes with every
+/// nonce, so each power costs a multiply per message, while fewer powers cost a reduction
+/// every that-many blocks: short messages take 8, long ones up to 32 (where the setup
+/// amortizes). Measured in docs/perf/paper-tables.md, part 3b.
 fn hashed_blocks(aad_len: usize, msg_len: usize) -> usize {
-    aad_len
+    let blocks = aad_len
         .div_ceil(16)
         .saturating_add(msg_len.div_ceil(16))
-        .saturating_add(1)
+        .saturating_add(1);
+    match blocks {
+        0..128 => blocks.min(8),
+        128..512 => 16,
+        _ => 32,
+    }
 }
 
 /// Per-nonce keys of AES-GCM-SIV, filled in place (they are large: no moves per message).
@@ -304,9 +312,9 @@ impl AesGcmSiv {
         let r = self
             .engine
             .expand_key_into(&enc[..8 * (n - 2)], &mut out.enc);
-        crate::wipe::wipe(&mut blocks);
-        crate::wipe::wipe(core::slice::from_mut(&mut auth));
-        crate::wipe::wipe(core::slice::from_mut(&mut enc));
+        crate::engine::wipe::wipe(&mut blocks);
+        crate::engine::wipe::wipe(core::slice::from_mut(&mut auth));
+        crate::engine::wipe::wipe(core::slice::from_mut(&mut enc));
         r
     }
 

@@ -221,6 +221,25 @@ pub(super) unsafe fn dot(a: u128, b: u128) -> u128 {
     }
 }
 
+/// H^1..H^count into the descending table (`desc[POWERS - k]` = H^k) by doubling:
+/// with H^1..H^k known, H^(k+j) = H^k·H^j for j = 1..k are independent multiplies, so the
+/// dependency depth is log2(count) instead of count.
+#[inline(always)]
+pub(super) unsafe fn fill_powers(h: u128, count: usize, desc: &mut [u128; POWERS]) {
+    unsafe {
+        desc[POWERS - 1] = h;
+        let mut k = 1;
+        while k < count {
+            let hk = desc[POWERS - k];
+            let top = (2 * k).min(count);
+            for j in 1..=top - k {
+                desc[POWERS - k - j] = dot(hk, desc[POWERS - j]);
+            }
+            k = top;
+        }
+    }
+}
+
 #[inline(always)]
 unsafe fn load_elem<V: Simd>(p: *const u8, flavor: Flavor) -> V {
     unsafe {

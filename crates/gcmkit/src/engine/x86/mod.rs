@@ -119,6 +119,17 @@ macro_rules! entry_points {
             /// # Safety
             /// The CPU must support this engine's features.
             #[target_feature(enable = $features)]
+            pub(crate) unsafe fn fill_powers(
+                h: u128,
+                count: usize,
+                desc: &mut [u128; crate::field::POWERS],
+            ) {
+                unsafe { kernels::fill_powers(h, count, desc) }
+            }
+
+            /// # Safety
+            /// The CPU must support this engine's features.
+            #[target_feature(enable = $features)]
             pub(crate) unsafe fn dot(a: u128, b: u128) -> u128 {
                 unsafe { kernels::dot(a, b) }
             }

@@ -16,3 +16,17 @@ pub(crate) fn wipe<T: Copy + Default>(items: &mut [T]) {
     }
     compiler_fence(Ordering::SeqCst);
 }
+
+/// Overwrites a byte buffer that is about to be dropped, 16 bytes per volatile store.
+#[inline]
+pub(crate) fn wipe_bytes(bytes: &mut [u8]) {
+    let mut chunks = bytes.chunks_exact_mut(16);
+    for c in &mut chunks {
+        if let Ok(block) = <&mut [u8; 16]>::try_from(c) {
+            // SAFETY: `block` is a valid, exclusive reference to 16 bytes.
+            unsafe { core::ptr::write_volatile(block, [0u8; 16]) };
+        }
+    }
+    wipe(chunks.into_remainder());
+    compiler_fence(Ordering::SeqCst);
+}
