@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python
+.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python paper-tables
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-python
@@ -51,3 +51,9 @@ bench-cli:
 bench-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
 	$(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
+
+## The papers' performance tables on this machine: docs/perf/paper-tables.{md,json,png}.
+paper-tables:
+	cd bench && $(CARGO) run --release -- paper-tables ../docs/perf
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
+	$(PYTHON) bench/plot_paper.py docs/perf/paper-tables.json docs/perf/paper-tables.png

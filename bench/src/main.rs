@@ -67,7 +67,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("paper-tables") {
         let ghz = clock::measure_ghz();
-        paper::run(args.get(2).map(String::as_str).unwrap_or("../docs/perf"), ghz);
+        paper::run(
+            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
+            ghz,
+        );
         return;
     }
     let out_dir = args

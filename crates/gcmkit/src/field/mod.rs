@@ -110,20 +110,6 @@ impl HashKey {
         Self::from_element(u128::from_le_bytes(*h), Flavor::Polyval, POWERS, soft::dot)
     }
 
-    /// The key for `flavor` from its 16 bytes, with `count` powers computed by `dot`.
-    pub(crate) fn from_bytes(
-        h: &[u8; 16],
-        flavor: Flavor,
-        count: usize,
-        dot: impl Fn(u128, u128) -> u128,
-    ) -> Self {
-        let e = match flavor {
-            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
-            Flavor::Polyval => u128::from_le_bytes(*h),
-        };
-        Self::from_element(e, flavor, count, dot)
-    }
-
     fn from_element(
         h: u128,
         flavor: Flavor,
