@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python paper-tables
+.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-python
+test: test-deps test-rust test-python ct-check
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -57,3 +57,7 @@ paper-tables:
 	cd bench && $(CARGO) run --release -- paper-tables ../docs/perf
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
 	$(PYTHON) bench/plot_paper.py docs/perf/paper-tables.json docs/perf/paper-tables.png
+
+## Constant-time check under valgrind memcheck, with a negative control that must fail.
+ct-check:
+	assurance/ct/run.sh

@@ -5,6 +5,7 @@
 //! named by the environment variable `GCMKIT_ENGINE` (read once per process). Naming an
 //! engine the CPU lacks is an error, never a silent fallback.
 
+pub(crate) mod ct;
 pub(crate) mod portable;
 pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]

@@ -1,0 +1,4 @@
+fn main() {
+    println!("cargo:rerun-if-changed=shim.c");
+    cc::Build::new().file("shim.c").compile("ctshim");
+}
