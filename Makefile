@@ -6,7 +6,7 @@ PYTHON ?= python3
 .PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-python ct-check
+test: test-deps test-rust test-python ct-check interop fuzz-smoke
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -61,3 +61,7 @@ paper-tables:
 ## Constant-time check under valgrind memcheck, with a negative control that must fail.
 ct-check:
 	assurance/ct/run.sh
+
+## gcmkit against Go, Java, Node (AES-GCM) and pyca/cryptography (AES-GCM-SIV), both ways.
+interop: test-python
+	$(PYTHON) interop/run.py

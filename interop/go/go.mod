@@ -1,0 +1,3 @@
+module gcmkit/interop
+
+go 1.21
