@@ -65,3 +65,7 @@ ct-check:
 ## gcmkit against Go, Java, Node (AES-GCM) and pyca/cryptography (AES-GCM-SIV), both ways.
 interop: test-python
 	$(PYTHON) interop/run.py
+
+## Fuzz targets for a fixed time each (stable Rust runner; corpora in fuzz/corpus/).
+fuzz-smoke:
+	cd fuzz && $(CARGO) build --release -q && FUZZ_SECONDS=$${FUZZ_SECONDS:-10} ./target/release/fuzz_smoke
