@@ -23,4 +23,6 @@ fi
 grep -E "Conditional jump|Use of uninitialised value" leaky.log | sort | uniq -c
 echo "negative control: flagged as expected (memcheck exit $rc)"
 rm -f leaky.log
+echo "== statistical timing test on every engine (dudect-style; native, not under valgrind)"
+"$BIN" dudect
 echo "ct-check passed"

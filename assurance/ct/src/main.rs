@@ -6,6 +6,8 @@
 //! `leaky`: a deliberately leaky function (secret-indexed table, secret-dependent branch);
 //! memcheck must report it, proving the check can fail.
 
+mod dudect;
+
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, Gmac};
 
 extern "C" {
@@ -117,8 +119,14 @@ fn main() {
             public(&mut r);
             println!("leaky function ran ({})", r[0]);
         }
+        "dudect" => {
+            if !dudect::run() {
+                std::process::exit(1);
+            }
+            println!("dudect: no timing dependence found above |t| = {}", dudect::THRESHOLD);
+        }
         _ => {
-            eprintln!("usage: gcmkit-ct-check ct|leaky");
+            eprintln!("usage: gcmkit-ct-check ct|leaky|dudect");
             std::process::exit(2);
         }
     }

@@ -1,0 +1,152 @@
+//! A dudect-style statistical timing test (Reparaz, Balasch, Verbauwhede 2017): two input
+//! classes, interleaved at random; Welch's t-test on the execution times after dropping
+//! the slowest 10 % (interrupts, migrations). |t| above THRESHOLD means the time depends
+//! on the class. A deliberately leaky comparison must be flagged, or the test is
+//! declared unable to detect leaks on this machine.
+//!
+//! Timing on a shared VM is noisy: the threshold is high (dudect treats |t| > 4.5 as
+//! "probably leaky", > 10 as "definitely"), the decisive evidence is valgrind's
+//! (`run.sh`), and this test reports all t values so trends can be watched.
+
+use gcmkit::{AesGcm, AesGcmSiv, Engine, Gmac};
+use std::hint::black_box;
+use std::time::Instant;
+
+pub const THRESHOLD: f64 = 10.0;
+const SAMPLES: usize = 60_000;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Welch's t for two samples (cropped at the pooled 90th percentile).
+fn welch(a: &mut [f64], b: &mut [f64]) -> f64 {
+    let mut all: Vec<f64> = a.iter().chain(b.iter()).copied().collect();
+    all.sort_by(|x, y| x.total_cmp(y));
+    let cut = all[all.len() * 9 / 10];
+    let stats = |v: &[f64]| {
+        let v: Vec<f64> = v.iter().copied().filter(|&x| x <= cut).collect();
+        let n = v.len() as f64;
+        let m = v.iter().sum::<f64>() / n;
+        let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+        (m, var, n)
+    };
+    let (ma, va, na) = stats(a);
+    let (mb, vb, nb) = stats(b);
+    (ma - mb) / (va / na + vb / nb).sqrt()
+}
+
+/// Times `f(&input)` for inputs of random classes built by `prep`. As in dudect, the
+/// inputs of a batch are all prepared *before* any is timed, so the work of preparing a
+/// class cannot leave class-dependent state (caches, store buffer) in the measurement.
+fn measure(mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8>, mut f: impl FnMut(&[u8])) -> f64 {
+    const BATCH: usize = 4096;
+    let mut r = Rng(0x1234_5678_9abc_def1);
+    let (mut a, mut b) = (Vec::with_capacity(SAMPLES), Vec::with_capacity(SAMPLES));
+    while a.len() + b.len() < 2 * SAMPLES {
+        let batch: Vec<(usize, Vec<u8>)> = (0..BATCH)
+            .map(|_| {
+                let class = (r.next() & 1) as usize;
+                (class, prep(class, &mut r))
+            })
+            .collect();
+        for (class, input) in &batch {
+            let t = Instant::now();
+            f(black_box(input));
+            let dt = t.elapsed().as_nanos() as f64;
+            if *class == 0 { a.push(dt) } else { b.push(dt) }
+        }
+    }
+    welch(&mut a, &mut b).abs()
+}
+
+/// The negative control: a byte-by-byte comparison that stops at the first difference.
+#[inline(never)]
+fn leaky_eq(x: &[u8], y: &[u8]) -> bool {
+    for i in 0..x.len() {
+        if black_box(x[i]) != y[i] {
+            return false;
+        }
+    }
+    true
+}
+
+pub fn run() -> bool {
+    let mut ok = true;
+    let reference = vec![0u8; 2048];
+    let t = measure(
+        |class, _| {
+            let mut v = vec![0u8; 2048];
+            if class == 1 {
+                v[0] = 1; // differs at once: the early exit is fast
+            } else {
+                v[2047] = 1; // differs at the end: slow
+            }
+            v
+        },
+        |v| {
+            black_box(leaky_eq(v, &reference));
+        },
+    );
+    let detected = t > THRESHOLD;
+    println!("negative control (early-exit compare): |t| = {t:.1} -> {}", if detected { "flagged as expected" } else { "NOT flagged" });
+    if !detected {
+        println!("FAIL: the timing test cannot detect a gross leak on this machine");
+        return false;
+    }
+    for e in Engine::supported() {
+        let key = [0x3cu8; 16];
+        let gcm = AesGcm::with_engine(&key, e).unwrap();
+        let siv = AesGcmSiv::with_engine(&key, e).unwrap();
+        let mac = Gmac::with_engine(&key, e).unwrap();
+        let mut buf = vec![0u8; 512];
+        let random_or_fixed = |class: usize, r: &mut Rng| -> Vec<u8> { (0..512).map(|_| if class == 0 { (r.next() as u8) & 0 } else { r.next() as u8 }).collect() };
+        let checks: Vec<(&str, f64)> = vec![
+            ("AES-GCM encrypt, fixed vs random plaintext", measure(random_or_fixed, |p| {
+                buf.copy_from_slice(p);
+                drop(black_box(gcm.encrypt_in_place_detached(&[1; 12], b"", &mut buf)));
+            })),
+            ("AES-GCM-SIV encrypt, fixed vs random plaintext", measure(random_or_fixed, |p| {
+                buf.copy_from_slice(p);
+                drop(black_box(siv.encrypt_in_place_detached(&[1; 12], b"", &mut buf)));
+            })),
+            ("AES-GCM tag check, mismatch at byte 0 vs byte 15", {
+                let good = gcm.encrypt_in_place_detached(&[2; 12], b"", &mut [0u8; 64]).unwrap();
+                measure(
+                    |class, _| {
+                        let mut t = good.as_ref().to_vec();
+                        t[if class == 0 { 0 } else { 15 }] ^= 1;
+                        t
+                    },
+                    |t| {
+                        let mut b = [0u8; 64];
+                        drop(black_box(gcm.decrypt_in_place_detached(&[2; 12], b"", &mut b, t)));
+                    },
+                )
+            }),
+            ("GMAC verify, mismatch at byte 0 vs byte 15", {
+                let good = mac.compute(&[3; 12], &[5u8; 256]).unwrap();
+                measure(
+                    |class, _| {
+                        let mut t = good.as_ref().to_vec();
+                        t[if class == 0 { 0 } else { 15 }] ^= 1;
+                        t
+                    },
+                    |t| drop(black_box(mac.verify(&[3; 12], &[5u8; 256], t))),
+                )
+            }),
+        ];
+        for (name, t) in checks {
+            let pass = t < THRESHOLD;
+            ok &= pass;
+            println!("{:<8} {name}: |t| = {t:.2} {}", e.name(), if pass { "ok" } else { "LEAK?" });
+        }
+    }
+    ok
+}
