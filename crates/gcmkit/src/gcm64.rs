@@ -249,25 +249,14 @@ impl<C: BlockCipher64> Gcm64<C> {
     /// Encrypts; returns ciphertext || tag.
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = plaintext.to_vec();
-        let t = self.encrypt_in_place_detached(iv, aad, &mut out)?;
-        out.extend_from_slice(t.as_ref());
-        Ok(out)
+        self.check(plaintext.len())?;
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(iv, aad, b))
     }
 
     /// Decrypts ciphertext || tag.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let n = ciphertext
-            .len()
-            .checked_sub(self.tag_len)
-            .ok_or(Error::CiphertextTooShort {
-                len: ciphertext.len(),
-                min: self.tag_len,
-            })?;
-        let mut out = ciphertext[..n].to_vec();
-        self.decrypt_in_place_detached(iv, aad, &mut out, &ciphertext[n..])?;
-        Ok(out)
+        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| self.decrypt_in_place_detached(iv, aad, b, t))
     }
 }
 

@@ -240,29 +240,14 @@ impl AesGcm {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         GcmKey::check_lengths(aad, plaintext.len())?;
-        let mut out = Vec::with_capacity(plaintext.len() + self.tag_len);
-        out.extend_from_slice(plaintext);
-        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-        out.extend_from_slice(tag.as_ref());
-        Ok(out)
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(nonce, aad, b))
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let ct_len =
-            ciphertext
-                .len()
-                .checked_sub(self.tag_len)
-                .ok_or(Error::CiphertextTooShort {
-                    len: ciphertext.len(),
-                    min: self.tag_len,
-                })?;
-        GcmKey::check_lengths(aad, ct_len)?;
-        let (ct, tag) = ciphertext.split_at(ct_len);
-        let mut out = ct.to_vec();
-        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
-        Ok(out)
+        GcmKey::check_lengths(aad, ciphertext.len().saturating_sub(self.tag_len))?;
+        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
     }
 
     /// Encrypts `buf` in place and returns the tag. Allocates nothing.

@@ -2,7 +2,7 @@
 //! see `field::tables`). AES runs on the selected engine, so whole-mode timings isolate
 //! the cost of the GHASH method, as the spec's Table 3 compares them.
 
-use super::{check_tag_len, GcmKey, MAX_PLAINTEXT};
+use super::{check_tag_len, GcmKey};
 use crate::engine::{Counter, Engine};
 use crate::error::Error;
 use crate::field::gcm_length_block;
@@ -93,39 +93,21 @@ impl TableAesGcm {
 
     /// Encrypts; returns ciphertext || tag.
     pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = plaintext.to_vec();
-        let t = self.encrypt_in_place_detached(iv, aad, &mut out)?;
-        out.extend_from_slice(t.as_ref());
-        Ok(out)
+        GcmKey::check_lengths(aad, plaintext.len())?;
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(iv, aad, b))
     }
 
     /// Decrypts ciphertext || tag; the plaintext only if the tag verifies.
     pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let n = ciphertext
-            .len()
-            .checked_sub(self.tag_len)
-            .ok_or(Error::CiphertextTooShort {
-                len: ciphertext.len(),
-                min: self.tag_len,
-            })?;
-        if n as u64 > MAX_PLAINTEXT {
-            return Err(Error::MessageTooLong {
-                len: n as u64,
-                max: MAX_PLAINTEXT,
-            });
-        }
-        let (ct, tag) = ciphertext.split_at(n);
-        let y0 = self.y0(iv)?;
-        if !Tag::truncate(self.tag(&y0, aad, ct), self.tag_len).ct_eq_slice(tag) {
-            return Err(Error::AuthenticationFailed);
-        }
-        let mut out = ct.to_vec();
-        self.key.engine.ctr_xor(
-            &self.key.aes,
-            Counter::Be32,
-            Counter::Be32.add(&y0, 1),
-            &mut out,
-        );
-        Ok(out)
+        GcmKey::check_lengths(aad, ciphertext.len().saturating_sub(self.tag_len))?;
+        crate::tag::open_to_vec(ciphertext, self.tag_len, |buf, tag| {
+            // Verify before decrypting: the tag covers the ciphertext now in `buf`.
+            let y0 = self.y0(iv)?;
+            if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
+                return Err(Error::AuthenticationFailed);
+            }
+            self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+            Ok(())
+        })
     }
 }

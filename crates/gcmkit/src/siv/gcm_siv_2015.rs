@@ -235,25 +235,13 @@ impl GcmSiv2015 {
     /// Encrypts; returns ciphertext || tag.
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = plaintext.to_vec();
-        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-        out.extend_from_slice(tag.as_ref());
-        Ok(out)
+        self.check_blocks(plaintext.len())?;
+        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| self.encrypt_in_place_detached(nonce, aad, b))
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let n = ciphertext
-            .len()
-            .checked_sub(TAG_LEN)
-            .ok_or(Error::CiphertextTooShort {
-                len: ciphertext.len(),
-                min: TAG_LEN,
-            })?;
-        let (ct, tag) = ciphertext.split_at(n);
-        let mut out = ct.to_vec();
-        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
-        Ok(out)
+        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
     }
 }

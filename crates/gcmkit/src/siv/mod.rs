@@ -322,28 +322,14 @@ impl AesGcmSiv {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         check_lengths(aad, plaintext.len())?;
-        let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
-        out.extend_from_slice(plaintext);
-        let tag = self.encrypt_in_place_detached(nonce, aad, &mut out)?;
-        out.extend_from_slice(tag.as_ref());
-        Ok(out)
+        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| self.encrypt_in_place_detached(nonce, aad, b))
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let ct_len = ciphertext
-            .len()
-            .checked_sub(TAG_LEN)
-            .ok_or(Error::CiphertextTooShort {
-                len: ciphertext.len(),
-                min: TAG_LEN,
-            })?;
-        check_lengths(aad, ct_len)?;
-        let (ct, tag) = ciphertext.split_at(ct_len);
-        let mut out = ct.to_vec();
-        self.decrypt_in_place_detached(nonce, aad, &mut out, tag)?;
-        Ok(out)
+        check_lengths(aad, ciphertext.len().saturating_sub(TAG_LEN))?;
+        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
     }
 
     /// Encrypts `buf` in place and returns the tag.
