@@ -98,6 +98,22 @@ trait Aead: Sync {
     fn tag_len(&self) -> usize;
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error>;
     fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
+
+    /// `out` = ciphertext || tag of `data` (copy, then in place, unless overridden).
+    fn seal_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let n = data.len();
+        out[..n].copy_from_slice(data);
+        let t = self.seal(nonce, aad, &mut out[..n])?;
+        out[n..].copy_from_slice(t.as_ref());
+        Ok(())
+    }
+
+    /// `out` = plaintext of `data` = ciphertext || tag; zeroed on failure.
+    fn open_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let n = out.len();
+        out.copy_from_slice(&data[..n]);
+        self.open(nonce, aad, out, &data[n..])
+    }
 }
 
 macro_rules! impl_aead {
@@ -115,7 +131,24 @@ macro_rules! impl_aead {
         }
     };
 }
-impl_aead!(AesGcm);
+impl Aead for AesGcm {
+    fn tag_len(&self) -> usize {
+        self.tag_len()
+    }
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
+        self.encrypt_in_place_detached(nonce, aad, buf)
+    }
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.decrypt_in_place_detached(nonce, aad, buf, tag)
+    }
+    // One pass from the caller's data into the result (no copy first).
+    fn seal_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.encrypt_into(nonce, data, aad, out)
+    }
+    fn open_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.decrypt_into(nonce, data, aad, out)
+    }
+}
 impl_aead!(AesGcmSiv);
 impl Aead for GcmSiv2015 {
     fn tag_len(&self) -> usize {
@@ -151,10 +184,7 @@ fn encrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<
     // Written straight into the new bytes object (no intermediate buffer); the object is
     // not visible to other Python code yet, so the GIL can be released while filling it.
     let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
-        res = maybe_detach(py, n, || {
-            buf[..n].copy_from_slice(&data);
-            c.seal(&nonce, &aad, &mut buf[..n]).map(|t| buf[n..].copy_from_slice(t.as_ref()))
-        });
+        res = maybe_detach(py, n, || c.seal_into(&nonce, &aad, &data, buf));
         Ok(())
     })?;
     res.map_err(|e| to_py(py, e))?;
@@ -167,10 +197,7 @@ fn decrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<
     let mut res = Ok(());
     // On failure the core zeroes `buf`, and the half-built object is dropped.
     let out = PyBytes::new_with(py, n, |buf| {
-        res = maybe_detach(py, n, || {
-            buf.copy_from_slice(&data[..n]);
-            c.open(&nonce, &aad, buf, &data[n..])
-        });
+        res = maybe_detach(py, n, || c.open_into(&nonce, &aad, &data, buf));
         Ok(())
     })?;
     res.map_err(|e| to_py(py, e))?;

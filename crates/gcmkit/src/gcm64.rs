@@ -250,13 +250,17 @@ impl<C: BlockCipher64> Gcm64<C> {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         self.check(plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(iv, aad, b))
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
+            self.encrypt_in_place_detached(iv, aad, b)
+        })
     }
 
     /// Decrypts ciphertext || tag.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| self.decrypt_in_place_detached(iv, aad, b, t))
+        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| {
+            self.decrypt_in_place_detached(iv, aad, b, t)
+        })
     }
 }
 

@@ -47,7 +47,8 @@ impl Tag {
     /// Constant-time comparison with `other` (lengths are public and must match).
     pub fn ct_eq_slice(&self, other: &[u8]) -> bool {
         // The outcome is public (accept or reject); the comparison itself is constant time.
-        other.len() == self.len() && crate::engine::ct::declassify(bool::from(self.as_ref().ct_eq(other)))
+        other.len() == self.len()
+            && crate::engine::ct::declassify(bool::from(self.as_ref().ct_eq(other)))
     }
 }
 
@@ -77,7 +78,11 @@ impl core::fmt::Debug for Tag {
 /// ciphertext || tag from an in-place, detached encryption (one allocation). Callers check
 /// sizes first, so oversized inputs are rejected before anything is copied.
 #[cfg(feature = "alloc")]
-pub(crate) fn seal_to_vec(plaintext: &[u8], tag_len: usize, seal: impl FnOnce(&mut [u8]) -> Result<Tag, Error>) -> Result<alloc::vec::Vec<u8>, Error> {
+pub(crate) fn seal_to_vec(
+    plaintext: &[u8],
+    tag_len: usize,
+    seal: impl FnOnce(&mut [u8]) -> Result<Tag, Error>,
+) -> Result<alloc::vec::Vec<u8>, Error> {
     let mut out = alloc::vec::Vec::with_capacity(plaintext.len().saturating_add(tag_len));
     out.extend_from_slice(plaintext);
     let tag = seal(&mut out)?;
@@ -87,8 +92,18 @@ pub(crate) fn seal_to_vec(plaintext: &[u8], tag_len: usize, seal: impl FnOnce(&m
 
 /// Splits ciphertext || tag and decrypts a copy in place; the plaintext only if it verified.
 #[cfg(feature = "alloc")]
-pub(crate) fn open_to_vec(ciphertext: &[u8], tag_len: usize, open: impl FnOnce(&mut [u8], &[u8]) -> Result<(), Error>) -> Result<alloc::vec::Vec<u8>, Error> {
-    let n = ciphertext.len().checked_sub(tag_len).ok_or(Error::CiphertextTooShort { len: ciphertext.len(), min: tag_len })?;
+pub(crate) fn open_to_vec(
+    ciphertext: &[u8],
+    tag_len: usize,
+    open: impl FnOnce(&mut [u8], &[u8]) -> Result<(), Error>,
+) -> Result<alloc::vec::Vec<u8>, Error> {
+    let n = ciphertext
+        .len()
+        .checked_sub(tag_len)
+        .ok_or(Error::CiphertextTooShort {
+            len: ciphertext.len(),
+            min: tag_len,
+        })?;
     let (ct, tag) = ciphertext.split_at(n);
     let mut out = ct.to_vec();
     open(&mut out, tag)?;

@@ -81,6 +81,22 @@ fn check_all(len: usize, aad_len: usize, align: usize, iv_len: usize, key_len: u
             mac_ref,
             "{e:?} gmac len {len}"
         );
+        // Out of place, one pass from source to destination (odd alignments for both).
+        let mut out = vec![0u8; len + 16 + 64];
+        let dst = &mut out[(align + 7) % 64..(align + 7) % 64 + len + 16];
+        gcm.encrypt_into(&iv, &pt, &aad, dst).unwrap();
+        assert_eq!(&dst[..], &reference[..], "{e:?} encrypt_into len {len}");
+        let mut back = vec![0u8; len + 64];
+        let b = &mut back[align % 64..align % 64 + len];
+        gcm.decrypt_into(&iv, &reference, &aad, b).unwrap();
+        assert_eq!(&b[..], &pt[..], "{e:?} decrypt_into len {len}");
+        let mut forged = reference.clone();
+        forged[len] ^= 1;
+        assert!(gcm.decrypt_into(&iv, &forged, &aad, b).is_err());
+        assert!(
+            b.iter().all(|&x| x == 0),
+            "{e:?} decrypt_into left data after failure"
+        );
         if let Some(Ok(siv_ct)) = &siv_ref {
             let siv = AesGcmSiv::with_engine(&key, e).unwrap();
             let nonce = &iv[..12];

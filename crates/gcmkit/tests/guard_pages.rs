@@ -20,10 +20,24 @@ impl Guarded {
             let page = libc::sysconf(libc::_SC_PAGESIZE) as usize;
             let inner = bytes.div_ceil(page).max(1) * page;
             let len = inner + 2 * page;
-            let p = libc::mmap(std::ptr::null_mut(), len, libc::PROT_NONE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
             assert_ne!(p, libc::MAP_FAILED);
             let base = p as *mut u8;
-            assert_eq!(libc::mprotect(base.add(page) as *mut libc::c_void, inner, libc::PROT_READ | libc::PROT_WRITE), 0);
+            assert_eq!(
+                libc::mprotect(
+                    base.add(page) as *mut libc::c_void,
+                    inner,
+                    libc::PROT_READ | libc::PROT_WRITE
+                ),
+                0
+            );
             Guarded { base, len, page }
         }
     }
@@ -65,17 +79,24 @@ fn kernels_never_touch_bytes_outside_the_buffer() {
             for start in [false, true] {
                 let buf = if start { g.at_start(n) } else { g.at_end(n) };
                 buf.fill(0x5a);
-                let tag = gcm.encrypt_in_place_detached(&[7; 12], b"aad", buf).unwrap();
-                gcm.decrypt_in_place_detached(&[7; 12], b"aad", buf, tag.as_ref()).unwrap();
+                let tag = gcm
+                    .encrypt_in_place_detached(&[7; 12], b"aad", buf)
+                    .unwrap();
+                gcm.decrypt_in_place_detached(&[7; 12], b"aad", buf, tag.as_ref())
+                    .unwrap();
                 let tag = gcm.encrypt_in_place_detached(&[7; 13], &[], buf).unwrap();
-                gcm.decrypt_in_place_detached(&[7; 13], &[], buf, tag.as_ref()).unwrap();
+                gcm.decrypt_in_place_detached(&[7; 13], &[], buf, tag.as_ref())
+                    .unwrap();
                 let tag = siv.encrypt_in_place_detached(&[7; 12], b"", buf).unwrap();
-                siv.decrypt_in_place_detached(&[7; 12], b"", buf, tag.as_ref()).unwrap();
+                siv.decrypt_in_place_detached(&[7; 12], b"", buf, tag.as_ref())
+                    .unwrap();
                 assert!(buf.iter().all(|&b| b == 0x5a), "{e:?} len {n}");
                 // The AAD / MAC input against the guard page as well.
                 let t = mac.compute(&[1; 12], buf).unwrap();
                 mac.verify(&[1; 12], buf, t.as_ref()).unwrap();
-                let t = gcm.encrypt_in_place_detached(&[7; 12], buf, &mut []).unwrap();
+                let t = gcm
+                    .encrypt_in_place_detached(&[7; 12], buf, &mut [])
+                    .unwrap();
                 assert_eq!(t.len(), 16);
             }
         }

@@ -17,6 +17,49 @@ use crate::aes::RoundKeys;
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 
+/// The data of a counter-mode pass: in place, or from `src` to `dst` (same length) in
+/// one pass.
+pub(crate) enum Data<'a> {
+    InPlace(&'a mut [u8]),
+    Copy(&'a [u8], &'a mut [u8]),
+}
+
+impl<'a> Data<'a> {
+    /// The destination, after copying the source into it if needed.
+    pub(crate) fn into_in_place(self) -> &'a mut [u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(src, dst) => {
+                dst.copy_from_slice(src);
+                dst
+            }
+        }
+    }
+
+    /// A shorter-lived view of the same data.
+    pub(crate) fn reborrow(&mut self) -> Data<'_> {
+        match self {
+            Data::InPlace(b) => Data::InPlace(b),
+            Data::Copy(s, d) => Data::Copy(s, d),
+        }
+    }
+
+    /// The destination buffer.
+    pub(crate) fn dst(&mut self) -> &mut [u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(_, d) => d,
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn unreachable_portable() -> [u8; 16] {
+    // The portable arm of `ctr_and_hash` is handled before dispatching.
+    [0; 16]
+}
+
 /// A set of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -246,8 +289,8 @@ impl Engine {
         None
     }
 
-    /// Counter mode over `data` in place, absorbing the *output* into `acc`: GCM
-    /// encryption (Be32) and AES-GCM-SIV decryption (Le32).
+    /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV
+    /// decryption, Le32); in place or from a source to a destination in one pass.
     pub(crate) fn ctr_then_hash(
         self,
         keys: &RoundKeys,
@@ -255,16 +298,12 @@ impl Engine {
         kind: Counter,
         ctr: [u8; 16],
         acc: &mut u128,
-        data: &mut [u8],
+        data: Data<'_>,
     ) -> [u8; 16] {
-        dispatch!(
-            self,
-            portable::ctr_then_hash(keys, h, kind, ctr, acc, data),
-            |m| m::stitched(keys, h, kind, ctr, acc, data, x86::Hash::Output)
-        )
+        self.ctr_and_hash(keys, h, kind, ctr, acc, data, false)
     }
 
-    /// Counter mode over `data` in place, absorbing the *input* into `acc` (GCM decryption).
+    /// Counter mode absorbing the *input* into `acc` first (GCM decryption).
     pub(crate) fn hash_then_ctr(
         self,
         keys: &RoundKeys,
@@ -272,13 +311,47 @@ impl Engine {
         kind: Counter,
         ctr: [u8; 16],
         acc: &mut u128,
-        data: &mut [u8],
+        data: Data<'_>,
     ) -> [u8; 16] {
-        dispatch!(
-            self,
-            portable::hash_then_ctr(keys, h, kind, ctr, acc, data),
-            |m| m::stitched(keys, h, kind, ctr, acc, data, x86::Hash::Input)
-        )
+        self.ctr_and_hash(keys, h, kind, ctr, acc, data, true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn ctr_and_hash(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        kind: Counter,
+        ctr: [u8; 16],
+        acc: &mut u128,
+        data: Data<'_>,
+        hash_input: bool,
+    ) -> [u8; 16] {
+        match self {
+            Engine::Portable => {
+                let buf = data.into_in_place();
+                if hash_input {
+                    portable::hash_then_ctr(keys, h, kind, ctr, acc, buf)
+                } else {
+                    portable::ctr_then_hash(keys, h, kind, ctr, acc, buf)
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            _ => {
+                let io = match data {
+                    Data::InPlace(b) => x86::Io::in_place(b),
+                    Data::Copy(src, dst) => x86::Io::out_of_place(src, dst),
+                };
+                let what = if hash_input {
+                    x86::Hash::Input
+                } else {
+                    x86::Hash::Output
+                };
+                dispatch!(self, unreachable_portable(), |m| m::stitched(
+                    keys, h, kind, ctr, acc, io, what
+                ))
+            }
+        }
     }
 }
 

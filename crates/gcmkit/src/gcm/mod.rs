@@ -21,7 +21,7 @@ pub use incremental::IncrementalGmac;
 pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Data, Engine};
 use crate::error::Error;
 use crate::field::{gcm_length_block, Flavor, HashKey};
 use crate::tag::Tag;
@@ -130,13 +130,28 @@ impl GcmKey {
 
     /// Encrypts `buf` in place; returns the full 16-byte tag.
     pub(crate) fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], Error> {
-        Self::check_lengths(aad, buf.len())?;
+        self.seal_data(iv, aad, Data::InPlace(buf))
+    }
+
+    /// Encrypts in place or from a source into a destination; returns the full tag.
+    pub(crate) fn seal_data(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        mut data: Data<'_>,
+    ) -> Result<[u8; 16], Error> {
+        let len = data.dst().len();
+        Self::check_lengths(aad, len)?;
         let y0 = self.y0(iv)?;
-        if let Some(t) = self
-            .engine
-            .gcm_small(&self.aes, &self.h, &y0, aad, buf, false)
-        {
-            return Ok(t);
+        if len <= 112 {
+            let buf = data.into_in_place();
+            if let Some(t) = self
+                .engine
+                .gcm_small(&self.aes, &self.h, &y0, aad, buf, false)
+            {
+                return Ok(t);
+            }
+            data = Data::InPlace(buf);
         }
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, aad);
@@ -146,9 +161,9 @@ impl GcmKey {
             Counter::Be32,
             Counter::Be32.add(&y0, 1),
             &mut acc,
-            buf,
+            data,
         );
-        Ok(self.finish(&y0, acc, aad.len(), buf.len()))
+        Ok(self.finish(&y0, acc, aad.len(), len))
     }
 
     /// Decrypts `buf` in place if `tag` (a prefix of the full tag, length checked by the
@@ -160,12 +175,30 @@ impl GcmKey {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        Self::check_lengths(aad, buf.len())?;
+        self.open_data(iv, aad, Data::InPlace(buf), tag)
+    }
+
+    /// Decrypts in place or from a source into a destination; on failure the destination is
+    /// zeroed.
+    pub(crate) fn open_data(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        mut data: Data<'_>,
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let len = data.dst().len();
+        Self::check_lengths(aad, len)?;
         let y0 = self.y0(iv)?;
-        let full = match self
-            .engine
-            .gcm_small(&self.aes, &self.h, &y0, aad, buf, true)
-        {
+        let mut small = None;
+        if len <= 112 {
+            let buf = data.into_in_place();
+            small = self
+                .engine
+                .gcm_small(&self.aes, &self.h, &y0, aad, buf, true);
+            data = Data::InPlace(buf);
+        }
+        let full = match small {
             Some(t) => t,
             None => {
                 let mut acc = 0u128;
@@ -176,16 +209,16 @@ impl GcmKey {
                     Counter::Be32,
                     Counter::Be32.add(&y0, 1),
                     &mut acc,
-                    buf,
+                    data.reborrow(),
                 );
-                self.finish(&y0, acc, aad.len(), buf.len())
+                self.finish(&y0, acc, aad.len(), len)
             }
         };
         if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             Ok(())
         } else {
             // The caller sees this buffer, so a plain fill cannot be optimized away.
-            buf.fill(0);
+            data.dst().fill(0);
             Err(Error::AuthenticationFailed)
         }
     }
@@ -240,14 +273,18 @@ impl AesGcm {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         GcmKey::check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(nonce, aad, b))
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
+            self.encrypt_in_place_detached(nonce, aad, b)
+        })
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         GcmKey::check_lengths(aad, ciphertext.len().saturating_sub(self.tag_len))?;
-        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
+        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| {
+            self.decrypt_in_place_detached(nonce, aad, b, t)
+        })
     }
 
     /// Encrypts `buf` in place and returns the tag. Allocates nothing.
@@ -294,8 +331,10 @@ impl AesGcm {
             });
         }
         let (ct, tag_out) = out.split_at_mut(plaintext.len());
-        ct.copy_from_slice(plaintext);
-        let tag = self.encrypt_in_place_detached(nonce, aad, ct)?;
+        let tag = Tag::truncate(
+            self.key.seal_data(nonce, aad, Data::Copy(plaintext, ct))?,
+            self.tag_len,
+        );
         tag_out.copy_from_slice(tag.as_ref());
         Ok(())
     }
@@ -324,8 +363,13 @@ impl AesGcm {
             });
         }
         let (ct, tag) = ciphertext.split_at(ct_len);
-        out.copy_from_slice(ct);
-        self.decrypt_in_place_detached(nonce, aad, out, tag)
+        if tag.len() != self.tag_len {
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "the key object's tag length",
+            });
+        }
+        self.key.open_data(nonce, aad, Data::Copy(ct, out), tag)
     }
 }
 

@@ -148,9 +148,23 @@ impl<'k> Stream<'k> {
             let (k, e) = (self.key, self.key.engine);
             let run = &mut data[i..i + full];
             self.ctr = if decrypt {
-                e.hash_then_ctr(&k.aes, &k.h, Counter::Be32, self.ctr, &mut self.acc, run)
+                e.hash_then_ctr(
+                    &k.aes,
+                    &k.h,
+                    Counter::Be32,
+                    self.ctr,
+                    &mut self.acc,
+                    crate::engine::Data::InPlace(run),
+                )
             } else {
-                e.ctr_then_hash(&k.aes, &k.h, Counter::Be32, self.ctr, &mut self.acc, run)
+                e.ctr_then_hash(
+                    &k.aes,
+                    &k.h,
+                    Counter::Be32,
+                    self.ctr,
+                    &mut self.acc,
+                    crate::engine::Data::InPlace(run),
+                )
             };
             i += full;
         }

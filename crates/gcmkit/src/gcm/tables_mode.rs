@@ -94,7 +94,9 @@ impl TableAesGcm {
     /// Encrypts; returns ciphertext || tag.
     pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         GcmKey::check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| self.encrypt_in_place_detached(iv, aad, b))
+        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
+            self.encrypt_in_place_detached(iv, aad, b)
+        })
     }
 
     /// Decrypts ciphertext || tag; the plaintext only if the tag verifies.
@@ -106,7 +108,9 @@ impl TableAesGcm {
             if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
                 return Err(Error::AuthenticationFailed);
             }
-            self.key.engine.ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+            self.key
+                .engine
+                .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
             Ok(())
         })
     }

@@ -236,12 +236,16 @@ impl GcmSiv2015 {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         self.check_blocks(plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| self.encrypt_in_place_detached(nonce, aad, b))
+        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| {
+            self.encrypt_in_place_detached(nonce, aad, b)
+        })
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
+        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| {
+            self.decrypt_in_place_detached(nonce, aad, b, t)
+        })
     }
 }

@@ -155,7 +155,7 @@ impl Siv<'_> {
             Counter::Le32,
             self.first_counter(tag),
             &mut acc,
-            buf,
+            crate::engine::Data::InPlace(buf),
         );
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
         if expected.ct_eq_slice(tag) {
@@ -322,14 +322,18 @@ impl AesGcmSiv {
     #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| self.encrypt_in_place_detached(nonce, aad, b))
+        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| {
+            self.encrypt_in_place_detached(nonce, aad, b)
+        })
     }
 
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         check_lengths(aad, ciphertext.len().saturating_sub(TAG_LEN))?;
-        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| self.decrypt_in_place_detached(nonce, aad, b, t))
+        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| {
+            self.decrypt_in_place_detached(nonce, aad, b, t)
+        })
     }
 
     /// Encrypts `buf` in place and returns the tag.

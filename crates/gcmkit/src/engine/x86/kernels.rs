@@ -340,6 +340,59 @@ pub(super) unsafe fn hash_update<V: Simd, const MAXW: usize>(
     }
 }
 
+/// Source and destination of a kernel: the same pointer for in-place work, or two
+/// non-overlapping buffers of `len` bytes (one pass from input to output, no copy first).
+#[derive(Clone, Copy)]
+pub(crate) struct Io {
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+}
+
+impl Io {
+    pub(crate) fn in_place(data: &mut [u8]) -> Io {
+        let p = data.as_mut_ptr();
+        Io {
+            src: p,
+            dst: p,
+            len: data.len(),
+        }
+    }
+
+    /// `src` and `dst` must have the same length (checked by the caller; asserted here).
+    pub(crate) fn out_of_place(src: &[u8], dst: &mut [u8]) -> Io {
+        let len = src.len().min(dst.len());
+        Io {
+            src: src.as_ptr(),
+            dst: dst.as_mut_ptr(),
+            len,
+        }
+    }
+
+    /// The part from byte `off` on.
+    fn skip(self, off: usize) -> Io {
+        // SAFETY (for the callers' later use): off <= len, so both pointers stay within or
+        // one past their buffers.
+        unsafe {
+            Io {
+                src: self.src.add(off),
+                dst: self.dst.add(off),
+                len: self.len - off,
+            }
+        }
+    }
+
+    /// The destination as a slice (valid after the kernel wrote it).
+    unsafe fn dst_slice<'a>(self) -> &'a [u8] {
+        unsafe { core::slice::from_raw_parts(self.dst, self.len) }
+    }
+
+    /// The source as a slice.
+    unsafe fn src_slice<'a>(self) -> &'a [u8] {
+        unsafe { core::slice::from_raw_parts(self.src, self.len) }
+    }
+}
+
 /// XORs the counter-mode keystream into `data`; returns the counter after the last block.
 #[inline(always)]
 pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
@@ -348,12 +401,22 @@ pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
     ctr: [u8; 16],
     data: &mut [u8],
 ) -> [u8; 16] {
+    unsafe { ctr_xor_io::<V, N>(rk, kind, ctr, Io::in_place(data)) }
+}
+
+/// dst = src XOR keystream from `ctr`; returns the counter after the last block.
+#[inline(always)]
+pub(super) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
+    rk: &RoundKeys,
+    kind: Counter,
+    ctr: [u8; 16],
+    io: Io,
+) -> [u8; 16] {
     unsafe {
         let ks = keys::<V>(rk);
         let mut c = Ctr::<V>::new(&ctr, kind);
         let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
-        let len = data.len();
-        let p = data.as_mut_ptr();
+        let len = io.len;
         let mut off = 0;
         while off + wb <= len {
             let mut s = [V::zero(); N];
@@ -362,15 +425,15 @@ pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
             }
             aes_n(&ks, &mut s);
             for (j, x) in s.iter().enumerate() {
-                let q = p.add(off + vb * j);
-                V::load(q).xor(*x).store(q);
+                let o = off + vb * j;
+                V::load(io.src.add(o)).xor(*x).store(io.dst.add(o));
             }
             off += wb;
         }
         while off + vb <= len {
             let mut s = [c.take()];
             aes_n(&ks, &mut s);
-            V::load(p.add(off)).xor(s[0]).store(p.add(off));
+            V::load(io.src.add(off)).xor(s[0]).store(io.dst.add(off));
             off += vb;
         }
         if off < len {
@@ -382,9 +445,10 @@ pub(super) unsafe fn ctr_xor<V: Simd, const N: usize>(
                 aes_n(&kx, &mut s);
                 let n = (len - off).min(16);
                 let mut b = [0u8; 16];
-                b[..n].copy_from_slice(&data[off..off + n]);
+                core::ptr::copy_nonoverlapping(io.src.add(off), b.as_mut_ptr(), n);
                 Xmm::load(b.as_ptr()).xor(s[0]).store(b.as_mut_ptr());
-                data[off..off + n].copy_from_slice(&b[..n]);
+                core::ptr::copy_nonoverlapping(b.as_ptr(), io.dst.add(off), n);
+                crate::engine::wipe::wipe(&mut b);
                 off += n;
                 blk += 1;
             }
@@ -528,23 +592,23 @@ pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     kind: Counter,
     ctr: [u8; 16],
     acc: &mut u128,
-    data: &mut [u8],
+    io: Io,
     what: Hash,
 ) -> [u8; 16] {
     unsafe {
         let wblocks = N * V::LANES;
         let (vb, wb) = (16 * V::LANES, 16 * wblocks);
-        let batches = data.len() / wb;
+        let batches = io.len / wb;
         if key.count < wblocks || batches < 2 {
             // Short input: the two passes back to back.
             return match what {
                 Hash::Input => {
-                    hash_update::<V, MAXW>(key, acc, data);
-                    ctr_xor::<V, N>(rk, kind, ctr, data)
+                    hash_update::<V, MAXW>(key, acc, io.src_slice());
+                    ctr_xor_io::<V, N>(rk, kind, ctr, io)
                 }
                 Hash::Output => {
-                    let next = ctr_xor::<V, N>(rk, kind, ctr, data);
-                    hash_update::<V, MAXW>(key, acc, data);
+                    let next = ctr_xor_io::<V, N>(rk, kind, ctr, io);
+                    hash_update::<V, MAXW>(key, acc, io.dst_slice());
                     next
                 }
             };
@@ -557,28 +621,27 @@ pub(super) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
             hkar[j] = V::load(kara_ptr(key, wblocks).add(vb * j));
         }
         let mut c = Ctr::<V>::new(&ctr, kind);
-        let p = data.as_mut_ptr();
-        let args = (&ks, key, &hpow, &hkar, p, batches, what);
+        let args = (&ks, key, &hpow, &hkar, io, batches, what);
         let mut a = match ks.rounds {
             10 => batch_loop::<V, N, 10>(args, &mut c, acc_in(*acc)),
             12 => batch_loop::<V, N, 12>(args, &mut c, acc_in(*acc)),
             _ => batch_loop::<V, N, 14>(args, &mut c, acc_in(*acc)),
         };
         if what == Hash::Output {
-            a = hash_batch::<V>(key, a, p.add((batches - 1) * wb), wblocks);
+            a = hash_batch::<V>(key, a, io.dst.add((batches - 1) * wb), wblocks);
         }
         *acc = acc_out(a);
         let done = batches * wb;
         let next = kind.add(&ctr, (done / 16) as u32);
-        let rest = &mut data[done..];
+        let rest = io.skip(done);
         match what {
             Hash::Input => {
-                hash_update::<V, MAXW>(key, acc, rest);
-                ctr_xor::<V, N>(rk, kind, next, rest)
+                hash_update::<V, MAXW>(key, acc, rest.src_slice());
+                ctr_xor_io::<V, N>(rk, kind, next, rest)
             }
             Hash::Output => {
-                let next = ctr_xor::<V, N>(rk, kind, next, rest);
-                hash_update::<V, MAXW>(key, acc, rest);
+                let next = ctr_xor_io::<V, N>(rk, kind, next, rest);
+                hash_update::<V, MAXW>(key, acc, rest.dst_slice());
                 next
             }
         }
@@ -592,7 +655,7 @@ type LoopArgs<'a, V, const N: usize> = (
     &'a HashKey,
     &'a [V; N],
     &'a [V; N],
-    *mut u8,
+    Io,
     usize,
     Hash,
 );
@@ -605,15 +668,15 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
     mut a: __m128i,
 ) -> __m128i {
     unsafe {
-        let (ks, key, hpow, hkar, p, batches, what) = args;
+        let (ks, key, hpow, hkar, io, batches, what) = args;
         let vb = 16 * V::LANES;
         let wb = vb * N;
         for b in 0..batches {
-            let cur = p.add(b * wb);
+            let off = b * wb;
             // The N vectors this batch hashes: its own input, or the previous batch's output.
             let src: Option<*const u8> = match what {
-                Hash::Input => Some(cur),
-                Hash::Output if b > 0 => Some(cur.sub(wb)),
+                Hash::Input => Some(io.src.add(off)),
+                Hash::Output if b > 0 => Some(io.dst.add(off - wb) as *const u8),
                 Hash::Output => None,
             };
             let mut s = [V::zero(); N];
@@ -646,8 +709,10 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
             }
             let k = ks.k[R];
             for (j, x) in s.iter().enumerate() {
-                let q = cur.add(vb * j);
-                V::load(q).xor(x.aesenclast(k)).store(q);
+                let o = off + vb * j;
+                V::load(io.src.add(o))
+                    .xor(x.aesenclast(k))
+                    .store(io.dst.add(o));
             }
         }
         a

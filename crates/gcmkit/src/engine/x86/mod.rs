@@ -9,7 +9,7 @@ mod kernels;
 mod keys;
 pub(crate) mod simd;
 
-pub(crate) use kernels::{Hash, SMALL_DATA, SMALL_HASHED};
+pub(crate) use kernels::{Hash, Io, SMALL_DATA, SMALL_HASHED};
 
 /// Runtime feature checks, one per engine.
 #[cfg(feature = "std")]
@@ -96,10 +96,10 @@ macro_rules! entry_points {
                 kind: Counter,
                 ctr: [u8; 16],
                 acc: &mut u128,
-                data: &mut [u8],
+                io: kernels::Io,
                 what: kernels::Hash,
             ) -> [u8; 16] {
-                unsafe { kernels::stitched::<$v, $n, $maxw>(rk, key, kind, ctr, acc, data, what) }
+                unsafe { kernels::stitched::<$v, $n, $maxw>(rk, key, kind, ctr, acc, io, what) }
             }
 
             /// # Safety
