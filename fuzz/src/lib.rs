@@ -56,7 +56,11 @@ pub fn decrypt_anything(data: &[u8]) {
             let tag_len = [16, 15, 14, 13, 12, 8, 4, 7][(sel as usize / 8) % 8];
             if let Ok(g) = AesGcm::with_engine(key, e).and_then(|g| g.with_tag_len(tag_len)) {
                 if let Ok(pt) = g.decrypt(nonce, ct, aad) {
-                    assert_eq!(g.encrypt(nonce, &pt, aad).unwrap(), ct, "GCM accepted a ciphertext it would not produce");
+                    assert_eq!(
+                        g.encrypt(nonce, &pt, aad).unwrap(),
+                        ct,
+                        "GCM accepted a ciphertext it would not produce"
+                    );
                 }
                 let mut buf = ct.to_vec();
                 let n = buf.len().saturating_sub(tag_len);
@@ -64,8 +68,13 @@ pub fn decrypt_anything(data: &[u8]) {
                 let mut b = b.to_vec();
                 // Parameter errors leave the buffer alone (nothing was decrypted); an
                 // authentication failure must leave it zeroed.
-                if g.decrypt_in_place_detached(nonce, aad, &mut b, t) == Err(gcmkit::Error::AuthenticationFailed) {
-                    assert!(b.iter().all(|&x| x == 0), "failed decryption left data in the buffer");
+                if g.decrypt_in_place_detached(nonce, aad, &mut b, t)
+                    == Err(gcmkit::Error::AuthenticationFailed)
+                {
+                    assert!(
+                        b.iter().all(|&x| x == 0),
+                        "failed decryption left data in the buffer"
+                    );
                 }
             }
         }
@@ -78,7 +87,10 @@ pub fn decrypt_anything(data: &[u8]) {
         }
         2 => {
             let k = (sel as u32 % 32) + 1;
-            if let Ok(s) = GcmSiv2015::two_key(&key[..key.len().min(16)], key.get(16..).unwrap_or(&[])).and_then(|s| s.with_counter_bits(k)) {
+            if let Ok(s) =
+                GcmSiv2015::two_key(&key[..key.len().min(16)], key.get(16..).unwrap_or(&[]))
+                    .and_then(|s| s.with_counter_bits(k))
+            {
                 if let Ok(pt) = s.decrypt(nonce, ct, aad) {
                     assert_eq!(s.encrypt(nonce, &pt, aad).unwrap(), ct);
                 }
@@ -103,7 +115,11 @@ pub fn decrypt_anything(data: &[u8]) {
                         d.finish(tag)
                     });
                     if r.is_err() {
-                        assert_eq!(out, vec![0xee; 3], "on-line decryption left unverified plaintext");
+                        assert_eq!(
+                            out,
+                            vec![0xee; 3],
+                            "on-line decryption left unverified plaintext"
+                        );
                     }
                 }
             }
@@ -120,11 +136,14 @@ pub fn chunked_anything(data: &[u8]) {
     let key = [0x2au8; 16];
     let one = gcmkit::chunked::decrypt(&key, b"", data);
     let mut streamed = Vec::new();
-    let stream = gcmkit::chunked::Decryptor::new(&key, b"", data).map(|mut d| d.read_to_end(&mut streamed));
-    let seek = gcmkit::chunked::SeekableDecryptor::new(&key, b"", std::io::Cursor::new(data)).map(|mut d| {
-        let mut v = Vec::new();
-        d.read_to_end(&mut v).map(|_| v)
-    });
+    let stream =
+        gcmkit::chunked::Decryptor::new(&key, b"", data).map(|mut d| d.read_to_end(&mut streamed));
+    let seek = gcmkit::chunked::SeekableDecryptor::new(&key, b"", std::io::Cursor::new(data)).map(
+        |mut d| {
+            let mut v = Vec::new();
+            d.read_to_end(&mut v).map(|_| v)
+        },
+    );
     let mut out = Vec::new();
     let par = gcmkit::chunked::decrypt_stream(&key, b"", data, &mut out, |_| {});
     // Whatever decrypts must be genuine: re-encrypting the plaintext with the message's
@@ -132,14 +151,27 @@ pub fn chunked_anything(data: &[u8]) {
     match one {
         Ok(pt) => {
             let salt: [u8; 24] = data[..24].try_into().unwrap();
-            assert_eq!(gcmkit::chunked::hazmat::encrypt_with_salt(&key, b"", &pt, &salt).unwrap(), data, "forged Cobblestone accepted");
-            assert!(par.is_ok() && matches!(stream, Ok(Ok(_))) && matches!(seek, Ok(Ok(_))), "paths disagree on a genuine message");
+            assert_eq!(
+                gcmkit::chunked::hazmat::encrypt_with_salt(&key, b"", &pt, &salt).unwrap(),
+                data,
+                "forged Cobblestone accepted"
+            );
+            assert!(
+                par.is_ok() && matches!(stream, Ok(Ok(_))) && matches!(seek, Ok(Ok(_))),
+                "paths disagree on a genuine message"
+            );
             assert_eq!(out, pt);
             assert_eq!(streamed, pt);
         }
         Err(_) => {
-            assert!(par.is_err(), "parallel path accepted what the one-shot path rejected");
-            assert!(matches!(stream, Err(_) | Ok(Err(_))) && matches!(seek, Err(_) | Ok(Err(_))), "a stream path accepted a rejected message");
+            assert!(
+                par.is_err(),
+                "parallel path accepted what the one-shot path rejected"
+            );
+            assert!(
+                matches!(stream, Err(_) | Ok(Err(_))) && matches!(seek, Err(_) | Ok(Err(_))),
+                "a stream path accepted a rejected message"
+            );
         }
     }
 }
@@ -164,33 +196,69 @@ pub fn differential(data: &[u8]) {
     // RustCrypto AES-GCM and AES-GCM-SIV.
     let mut rc = pt.to_vec();
     let tag = if key.len() == 16 {
-        aes_gcm::Aes128Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce12.into(), aad, rc.as_mut_slice().into())
+        aes_gcm::Aes128Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce12.into(), aad, rc.as_mut_slice().into())
     } else {
-        aes_gcm::Aes256Gcm::new_from_slice(key).unwrap().encrypt_inout_detached(nonce12.into(), aad, rc.as_mut_slice().into())
+        aes_gcm::Aes256Gcm::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce12.into(), aad, rc.as_mut_slice().into())
     }
     .unwrap();
     rc.extend_from_slice(&tag);
     let mut rs = pt.to_vec();
     let tag = if key.len() == 16 {
-        aes_gcm_siv::Aes128GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce12.into(), aad, rs.as_mut_slice().into())
+        aes_gcm_siv::Aes128GcmSiv::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce12.into(), aad, rs.as_mut_slice().into())
     } else {
-        aes_gcm_siv::Aes256GcmSiv::new_from_slice(key).unwrap().encrypt_inout_detached(nonce12.into(), aad, rs.as_mut_slice().into())
+        aes_gcm_siv::Aes256GcmSiv::new_from_slice(key)
+            .unwrap()
+            .encrypt_inout_detached(nonce12.into(), aad, rs.as_mut_slice().into())
     }
     .unwrap();
     rs.extend_from_slice(&tag);
     // aws-lc-rs AES-GCM.
     use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM, AES_256_GCM};
-    let alg = if key.len() == 16 { &AES_128_GCM } else { &AES_256_GCM };
+    let alg = if key.len() == 16 {
+        &AES_128_GCM
+    } else {
+        &AES_256_GCM
+    };
     let lk = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
     let mut aw = pt.to_vec();
-    let t = lk.seal_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce12), Aad::from(aad), &mut aw).unwrap();
+    let t = lk
+        .seal_in_place_separate_tag(
+            Nonce::assume_unique_for_key(*nonce12),
+            Aad::from(aad),
+            &mut aw,
+        )
+        .unwrap();
     aw.extend_from_slice(t.as_ref());
     assert_eq!(rc, aw, "RustCrypto and aws-lc-rs disagree (harness bug)");
     for e in engines() {
-        assert_eq!(AesGcm::with_engine(key, e).unwrap().encrypt(nonce, pt, aad).unwrap(), aw, "AES-GCM differs on {e:?}");
-        assert_eq!(AesGcmSiv::with_engine(key, e).unwrap().encrypt(nonce, pt, aad).unwrap(), rs, "AES-GCM-SIV differs on {e:?}");
+        assert_eq!(
+            AesGcm::with_engine(key, e)
+                .unwrap()
+                .encrypt(nonce, pt, aad)
+                .unwrap(),
+            aw,
+            "AES-GCM differs on {e:?}"
+        );
+        assert_eq!(
+            AesGcmSiv::with_engine(key, e)
+                .unwrap()
+                .encrypt(nonce, pt, aad)
+                .unwrap(),
+            rs,
+            "AES-GCM-SIV differs on {e:?}"
+        );
     }
 }
 
 /// The targets by name.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("decrypt_anything", decrypt_anything), ("chunked_anything", chunked_anything), ("differential", differential)];
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("decrypt_anything", decrypt_anything),
+    ("chunked_anything", chunked_anything),
+    ("differential", differential),
+];

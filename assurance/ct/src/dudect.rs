@@ -60,7 +60,11 @@ fn measure(mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8>, mut f: impl FnMut(&
             let t = Instant::now();
             f(black_box(input));
             let dt = t.elapsed().as_nanos() as f64;
-            if *class == 0 { a.push(dt) } else { b.push(dt) }
+            if *class == 0 {
+                a.push(dt)
+            } else {
+                b.push(dt)
+            }
         }
     }
     welch(&mut a, &mut b).abs()
@@ -95,7 +99,14 @@ pub fn run() -> bool {
         },
     );
     let detected = t > THRESHOLD;
-    println!("negative control (early-exit compare): |t| = {t:.1} -> {}", if detected { "flagged as expected" } else { "NOT flagged" });
+    println!(
+        "negative control (early-exit compare): |t| = {t:.1} -> {}",
+        if detected {
+            "flagged as expected"
+        } else {
+            "NOT flagged"
+        }
+    );
     if !detected {
         println!("FAIL: the timing test cannot detect a gross leak on this machine");
         return false;
@@ -106,18 +117,40 @@ pub fn run() -> bool {
         let siv = AesGcmSiv::with_engine(&key, e).unwrap();
         let mac = Gmac::with_engine(&key, e).unwrap();
         let mut buf = vec![0u8; 512];
-        let random_or_fixed = |class: usize, r: &mut Rng| -> Vec<u8> { (0..512).map(|_| if class == 0 { (r.next() as u8) & 0 } else { r.next() as u8 }).collect() };
+        let random_or_fixed = |class: usize, r: &mut Rng| -> Vec<u8> {
+            (0..512)
+                .map(|_| {
+                    if class == 0 {
+                        (r.next() as u8) & 0
+                    } else {
+                        r.next() as u8
+                    }
+                })
+                .collect()
+        };
         let checks: Vec<(&str, f64)> = vec![
-            ("AES-GCM encrypt, fixed vs random plaintext", measure(random_or_fixed, |p| {
-                buf.copy_from_slice(p);
-                drop(black_box(gcm.encrypt_in_place_detached(&[1; 12], b"", &mut buf)));
-            })),
-            ("AES-GCM-SIV encrypt, fixed vs random plaintext", measure(random_or_fixed, |p| {
-                buf.copy_from_slice(p);
-                drop(black_box(siv.encrypt_in_place_detached(&[1; 12], b"", &mut buf)));
-            })),
+            (
+                "AES-GCM encrypt, fixed vs random plaintext",
+                measure(random_or_fixed, |p| {
+                    buf.copy_from_slice(p);
+                    drop(black_box(
+                        gcm.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
+                    ));
+                }),
+            ),
+            (
+                "AES-GCM-SIV encrypt, fixed vs random plaintext",
+                measure(random_or_fixed, |p| {
+                    buf.copy_from_slice(p);
+                    drop(black_box(
+                        siv.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
+                    ));
+                }),
+            ),
             ("AES-GCM tag check, mismatch at byte 0 vs byte 15", {
-                let good = gcm.encrypt_in_place_detached(&[2; 12], b"", &mut [0u8; 64]).unwrap();
+                let good = gcm
+                    .encrypt_in_place_detached(&[2; 12], b"", &mut [0u8; 64])
+                    .unwrap();
                 measure(
                     |class, _| {
                         let mut t = good.as_ref().to_vec();
@@ -126,7 +159,9 @@ pub fn run() -> bool {
                     },
                     |t| {
                         let mut b = [0u8; 64];
-                        drop(black_box(gcm.decrypt_in_place_detached(&[2; 12], b"", &mut b, t)));
+                        drop(black_box(
+                            gcm.decrypt_in_place_detached(&[2; 12], b"", &mut b, t),
+                        ));
                     },
                 )
             }),
@@ -145,7 +180,11 @@ pub fn run() -> bool {
         for (name, t) in checks {
             let pass = t < THRESHOLD;
             ok &= pass;
-            println!("{:<8} {name}: |t| = {t:.2} {}", e.name(), if pass { "ok" } else { "LEAK?" });
+            println!(
+                "{:<8} {name}: |t| = {t:.2} {}",
+                e.name(),
+                if pass { "ok" } else { "LEAK?" }
+            );
         }
     }
     ok

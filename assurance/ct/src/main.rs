@@ -37,36 +37,57 @@ fn check_engine(e: Engine) {
         // AES-GCM, all key sizes: encrypt, decrypt (valid), decrypt (forged).
         for klen in [16, 24, 32] {
             let gcm = AesGcm::with_engine(&key[..klen], e).unwrap();
-            let tag = gcm.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+            let tag = gcm
+                .encrypt_in_place_detached(&nonce, &aad, &mut buf)
+                .unwrap();
             let mut t = tag.as_ref().to_vec();
             public(&mut buf); // ciphertext and tag are public
             public(&mut t);
-            assert!(gcm.decrypt_in_place_detached(&nonce, &aad, &mut buf, &t).is_ok());
+            assert!(gcm
+                .decrypt_in_place_detached(&nonce, &aad, &mut buf, &t)
+                .is_ok());
             secret(&mut buf);
-            let tag = gcm.encrypt_in_place_detached(&[9u8; 13], &aad, &mut buf).unwrap();
+            let tag = gcm
+                .encrypt_in_place_detached(&[9u8; 13], &aad, &mut buf)
+                .unwrap();
             let mut t = tag.as_ref().to_vec();
             t[0] ^= 1;
             public(&mut buf);
-            assert!(gcm.decrypt_in_place_detached(&[9u8; 13], &aad, &mut buf, &t).is_err());
+            assert!(gcm
+                .decrypt_in_place_detached(&[9u8; 13], &aad, &mut buf, &t)
+                .is_err());
             secret(&mut buf);
         }
         // AES-GCM-SIV (secret plaintext decides the tag and the counters).
         let siv = AesGcmSiv::with_engine(&key[..16], e).unwrap();
-        let tag = siv.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+        let tag = siv
+            .encrypt_in_place_detached(&nonce, &aad, &mut buf)
+            .unwrap();
         let mut t = tag.as_ref().to_vec();
         public(&mut buf);
         public(&mut t);
-        assert!(siv.decrypt_in_place_detached(&nonce, &aad, &mut buf, &t).is_ok());
+        assert!(siv
+            .decrypt_in_place_detached(&nonce, &aad, &mut buf, &t)
+            .is_ok());
         secret(&mut buf);
         // GCM-SIV (2015), three-key, k = 8.
-        let g = GcmSiv2015::with_engine(gcmkit::GcmSiv2015Variant::ThreeKey, &key[..16], &key[..16], Some(&key[16..]), e).unwrap();
+        let g = GcmSiv2015::with_engine(
+            gcmkit::GcmSiv2015Variant::ThreeKey,
+            &key[..16],
+            &key[..16],
+            Some(&key[16..]),
+            e,
+        )
+        .unwrap();
         let g = g.with_counter_bits(8).unwrap();
         if len < 255 * 16 {
             let tag = g.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
             let mut t = tag.as_ref().to_vec();
             public(&mut buf);
             public(&mut t);
-            assert!(g.decrypt_in_place_detached(&nonce, &aad, &mut buf, &t).is_ok());
+            assert!(g
+                .decrypt_in_place_detached(&nonce, &aad, &mut buf, &t)
+                .is_ok());
             secret(&mut buf);
         }
         // GMAC over secret data.
@@ -123,7 +144,10 @@ fn main() {
             if !dudect::run() {
                 std::process::exit(1);
             }
-            println!("dudect: no timing dependence found above |t| = {}", dudect::THRESHOLD);
+            println!(
+                "dudect: no timing dependence found above |t| = {}",
+                dudect::THRESHOLD
+            );
         }
         _ => {
             eprintln!("usage: gcmkit-ct-check ct|leaky|dudect");

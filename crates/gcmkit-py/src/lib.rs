@@ -27,7 +27,13 @@ fn invalid_tag(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
                 .and_then(|m| m.getattr("InvalidTag"))
                 .and_then(|b| b.cast_into::<PyType>().map_err(Into::into))
                 .unwrap_or_else(|_| py.get_type::<PyException>());
-            let ty = PyErr::new_type(py, c"gcmkit.InvalidTag", Some(c"Authentication failed: the tag does not match."), Some(&base), None)?;
+            let ty = PyErr::new_type(
+                py,
+                c"gcmkit.InvalidTag",
+                Some(c"Authentication failed: the tag does not match."),
+                Some(&base),
+                None,
+            )?;
             Ok(ty)
         })?
         .bind(py))
@@ -48,11 +54,9 @@ fn bytes_like<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Cow::Borrowed(b.as_bytes()));
     }
-    let b = obj
-        .py()
-        .get_type::<PyBytes>()
-        .call1((obj,))
-        .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a bytes-like object")))?;
+    let b = obj.py().get_type::<PyBytes>().call1((obj,)).map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a bytes-like object"))
+    })?;
     Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
 }
 
@@ -77,19 +81,29 @@ fn maybe_detach<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Sen
 fn write_out(out: &Bound<'_, PyAny>, data: &[u8]) -> PyResult<usize> {
     let n = out.len()?;
     if n != data.len() {
-        return Err(PyValueError::new_err(format!("out has {n} bytes, {} needed", data.len())));
+        return Err(PyValueError::new_err(format!(
+            "out has {n} bytes, {} needed",
+            data.len()
+        )));
     }
-    out.set_item(PySlice::new(out.py(), 0, n as isize, 1), PyBytes::new(out.py(), data))?;
+    out.set_item(
+        PySlice::new(out.py(), 0, n as isize, 1),
+        PyBytes::new(out.py(), data),
+    )?;
     Ok(n)
 }
 
 fn random_key(py: Python<'_>, bits: usize, allowed: &[usize]) -> PyResult<Py<PyBytes>> {
     if !allowed.contains(&bits) {
         let list: Vec<String> = allowed.iter().map(|b| b.to_string()).collect();
-        return Err(PyValueError::new_err(format!("bit_length must be one of {}", list.join(", "))));
+        return Err(PyValueError::new_err(format!(
+            "bit_length must be one of {}",
+            list.join(", ")
+        )));
     }
     let mut k = vec![0u8; bits / 8];
-    getrandom::fill(&mut k).map_err(|e| PyValueError::new_err(format!("no system randomness: {e:?}")))?;
+    getrandom::fill(&mut k)
+        .map_err(|e| PyValueError::new_err(format!("no system randomness: {e:?}")))?;
     Ok(PyBytes::new(py, &k).unbind())
 }
 
@@ -100,7 +114,13 @@ trait Aead: Sync {
     fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
 
     /// `out` = ciphertext || tag of `data` (copy, then in place, unless overridden).
-    fn seal_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn seal_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         let n = data.len();
         out[..n].copy_from_slice(data);
         let t = self.seal(nonce, aad, &mut out[..n])?;
@@ -109,7 +129,13 @@ trait Aead: Sync {
     }
 
     /// `out` = plaintext of `data` = ciphertext || tag; zeroed on failure.
-    fn open_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn open_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         let n = out.len();
         out.copy_from_slice(&data[..n]);
         self.open(nonce, aad, out, &data[n..])
@@ -125,7 +151,13 @@ macro_rules! impl_aead {
             fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
                 self.encrypt_in_place_detached(nonce, aad, buf)
             }
-            fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+            fn open(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
                 self.decrypt_in_place_detached(nonce, aad, buf, tag)
             }
         }
@@ -142,10 +174,22 @@ impl Aead for AesGcm {
         self.decrypt_in_place_detached(nonce, aad, buf, tag)
     }
     // One pass from the caller's data into the result (no copy first).
-    fn seal_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn seal_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         self.encrypt_into(nonce, data, aad, out)
     }
-    fn open_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn open_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
         self.decrypt_into(nonce, data, aad, out)
     }
 }
@@ -171,14 +215,30 @@ fn seal_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u
 }
 
 fn open_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-    let n = data.len().checked_sub(c.tag_len()).ok_or(Error::CiphertextTooShort { len: data.len(), min: c.tag_len() })?;
+    let n = data
+        .len()
+        .checked_sub(c.tag_len())
+        .ok_or(Error::CiphertextTooShort {
+            len: data.len(),
+            min: c.tag_len(),
+        })?;
     let mut out = data[..n].to_vec();
     c.open(nonce, aad, &mut out, &data[n..])?;
     Ok(out)
 }
 
-fn encrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
-    let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+fn encrypt(
+    py: Python<'_>,
+    c: &dyn Aead,
+    nonce: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    aad: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let (nonce, data, aad) = (
+        bytes_like(nonce, "nonce")?,
+        bytes_like(data, "data")?,
+        opt_bytes(aad, "associated_data")?,
+    );
     let n = data.len();
     let mut res = Ok(());
     // Written straight into the new bytes object (no intermediate buffer); the object is
@@ -191,9 +251,27 @@ fn encrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<
     Ok(out.unbind())
 }
 
-fn decrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
-    let (nonce, data, aad) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
-    let n = data.len().checked_sub(c.tag_len()).ok_or_else(|| to_py(py, Error::CiphertextTooShort { len: data.len(), min: c.tag_len() }))?;
+fn decrypt(
+    py: Python<'_>,
+    c: &dyn Aead,
+    nonce: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    aad: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let (nonce, data, aad) = (
+        bytes_like(nonce, "nonce")?,
+        bytes_like(data, "data")?,
+        opt_bytes(aad, "associated_data")?,
+    );
+    let n = data.len().checked_sub(c.tag_len()).ok_or_else(|| {
+        to_py(
+            py,
+            Error::CiphertextTooShort {
+                len: data.len(),
+                min: c.tag_len(),
+            },
+        )
+    })?;
     let mut res = Ok(());
     // On failure the core zeroes `buf`, and the half-built object is dropped.
     let out = PyBytes::new_with(py, n, |buf| {
@@ -204,14 +282,36 @@ fn decrypt(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<
     Ok(out.unbind())
 }
 
-fn encrypt_into(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let (n, d, a) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+fn encrypt_into(
+    py: Python<'_>,
+    c: &dyn Aead,
+    nonce: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    aad: Option<&Bound<'_, PyAny>>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    let (n, d, a) = (
+        bytes_like(nonce, "nonce")?,
+        bytes_like(data, "data")?,
+        opt_bytes(aad, "associated_data")?,
+    );
     let v = maybe_detach(py, d.len(), || seal_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
     write_out(out, &v)
 }
 
-fn decrypt_into(py: Python<'_>, c: &dyn Aead, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, aad: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let (n, d, a) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, opt_bytes(aad, "associated_data")?);
+fn decrypt_into(
+    py: Python<'_>,
+    c: &dyn Aead,
+    nonce: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    aad: Option<&Bound<'_, PyAny>>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    let (n, d, a) = (
+        bytes_like(nonce, "nonce")?,
+        bytes_like(data, "data")?,
+        opt_bytes(aad, "associated_data")?,
+    );
     let v = maybe_detach(py, d.len(), || open_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
     write_out(out, &v)
 }
@@ -223,25 +323,51 @@ macro_rules! aead_methods {
         impl $cls {
             /// Encrypts `data`; returns ciphertext || tag.
             #[pyo3(signature = (nonce, data, associated_data=None))]
-            fn encrypt(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+            fn encrypt(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                associated_data: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Py<PyBytes>> {
                 encrypt(py, &self.inner, nonce, data, associated_data)
             }
 
             /// Decrypts ciphertext || tag; raises InvalidTag if it does not verify.
             #[pyo3(signature = (nonce, data, associated_data=None))]
-            fn decrypt(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
+            fn decrypt(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                associated_data: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Py<PyBytes>> {
                 decrypt(py, &self.inner, nonce, data, associated_data)
             }
 
             /// Encrypts into a writable buffer of len(data) + tag length; returns the count.
             #[pyo3(signature = (nonce, data, associated_data, out))]
-            fn encrypt_into(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+            fn encrypt_into(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                associated_data: Option<&Bound<'_, PyAny>>,
+                out: &Bound<'_, PyAny>,
+            ) -> PyResult<usize> {
                 encrypt_into(py, &self.inner, nonce, data, associated_data, out)
             }
 
             /// Decrypts into a writable buffer of len(data) - tag length; returns the count.
             #[pyo3(signature = (nonce, data, associated_data, out))]
-            fn decrypt_into(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, associated_data: Option<&Bound<'_, PyAny>>, out: &Bound<'_, PyAny>) -> PyResult<usize> {
+            fn decrypt_into(
+                &self,
+                py: Python<'_>,
+                nonce: &Bound<'_, PyAny>,
+                data: &Bound<'_, PyAny>,
+                associated_data: Option<&Bound<'_, PyAny>>,
+                out: &Bound<'_, PyAny>,
+            ) -> PyResult<usize> {
                 decrypt_into(py, &self.inner, nonce, data, associated_data, out)
             }
         }
@@ -261,7 +387,9 @@ impl AESGCM {
     #[pyo3(signature = (key, tag_length=16))]
     fn new(py: Python<'_>, key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
         let k = bytes_like(key, "key")?;
-        let inner = AesGcm::new(&k).and_then(|c| c.with_tag_len(tag_length)).map_err(|e| to_py(py, e))?;
+        let inner = AesGcm::new(&k)
+            .and_then(|c| c.with_tag_len(tag_length))
+            .map_err(|e| to_py(py, e))?;
         Ok(AESGCM { inner })
     }
 
@@ -284,7 +412,9 @@ impl AESGCMSIV {
     #[new]
     fn new(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = bytes_like(key, "key")?;
-        Ok(AESGCMSIV { inner: AesGcmSiv::new(&k).map_err(|e| to_py(py, e))? })
+        Ok(AESGCMSIV {
+            inner: AesGcmSiv::new(&k).map_err(|e| to_py(py, e))?,
+        })
     }
 
     /// A random key of 128 or 256 bits.
@@ -307,15 +437,25 @@ struct GCMSIV2015 {
 impl GCMSIV2015 {
     #[new]
     #[pyo3(signature = (key, prf_key=None, ctr_key=None, counter_bits=32))]
-    fn new(py: Python<'_>, key: &Bound<'_, PyAny>, prf_key: Option<&Bound<'_, PyAny>>, ctr_key: Option<&Bound<'_, PyAny>>, counter_bits: u32) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        prf_key: Option<&Bound<'_, PyAny>>,
+        ctr_key: Option<&Bound<'_, PyAny>>,
+        counter_bits: u32,
+    ) -> PyResult<Self> {
         let k = bytes_like(key, "key")?;
         let c = match (prf_key, ctr_key) {
             (None, None) => GcmSiv2015::one_key(&k),
             (Some(p), None) => GcmSiv2015::two_key(&k, &bytes_like(p, "prf_key")?),
-            (Some(p), Some(c)) => GcmSiv2015::three_key(&k, &bytes_like(p, "prf_key")?, &bytes_like(c, "ctr_key")?),
+            (Some(p), Some(c)) => {
+                GcmSiv2015::three_key(&k, &bytes_like(p, "prf_key")?, &bytes_like(c, "ctr_key")?)
+            }
             (None, Some(_)) => return Err(PyValueError::new_err("ctr_key needs prf_key")),
         };
-        let inner = c.and_then(|c| c.with_counter_bits(counter_bits)).map_err(|e| to_py(py, e))?;
+        let inner = c
+            .and_then(|c| c.with_counter_bits(counter_bits))
+            .map_err(|e| to_py(py, e))?;
         Ok(GCMSIV2015 { inner })
     }
 }
@@ -333,19 +473,39 @@ impl GMAC {
     #[pyo3(signature = (key, tag_length=16))]
     fn new(py: Python<'_>, key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
         let k = bytes_like(key, "key")?;
-        Ok(GMAC { inner: Gmac::new(&k).and_then(|m| m.with_tag_len(tag_length)).map_err(|e| to_py(py, e))? })
+        Ok(GMAC {
+            inner: Gmac::new(&k)
+                .and_then(|m| m.with_tag_len(tag_length))
+                .map_err(|e| to_py(py, e))?,
+        })
     }
 
     /// The tag of `data` under `nonce`.
-    fn compute(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+    fn compute(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyBytes>> {
         let (n, d) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?);
-        let t = maybe_detach(py, d.len(), || self.inner.compute(&n, &d)).map_err(|e| to_py(py, e))?;
+        let t =
+            maybe_detach(py, d.len(), || self.inner.compute(&n, &d)).map_err(|e| to_py(py, e))?;
         Ok(PyBytes::new(py, t.as_ref()).unbind())
     }
 
     /// Checks a tag in constant time; raises InvalidTag if it does not match.
-    fn verify(&self, py: Python<'_>, nonce: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, tag: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (n, d, t) = (bytes_like(nonce, "nonce")?, bytes_like(data, "data")?, bytes_like(tag, "tag")?);
+    fn verify(
+        &self,
+        py: Python<'_>,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        tag: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let (n, d, t) = (
+            bytes_like(nonce, "nonce")?,
+            bytes_like(data, "data")?,
+            bytes_like(tag, "tag")?,
+        );
         maybe_detach(py, d.len(), || self.inner.verify(&n, &d, &t)).map_err(|e| to_py(py, e))
     }
 }
@@ -364,9 +524,19 @@ fn chunk_err(e: gcmkit::chunked::Error) -> PyErr {
 /// Cobblestone one-shot encryption.
 #[pyfunction]
 #[pyo3(signature = (key, data, context=None))]
-fn chunked_encrypt(py: Python<'_>, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
-    let (k, d, c) = (bytes_like(key, "key")?, bytes_like(data, "data")?, opt_bytes(context, "context")?);
-    let v = maybe_detach(py, d.len(), || gcmkit::chunked::encrypt(&k, &c, &d)).map_err(chunk_err)?;
+fn chunked_encrypt(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let (k, d, c) = (
+        bytes_like(key, "key")?,
+        bytes_like(data, "data")?,
+        opt_bytes(context, "context")?,
+    );
+    let v =
+        maybe_detach(py, d.len(), || gcmkit::chunked::encrypt(&k, &c, &d)).map_err(chunk_err)?;
     Ok(PyBytes::new(py, &v).unbind())
 }
 
@@ -374,20 +544,40 @@ fn chunked_encrypt(py: Python<'_>, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAn
 /// truncated).
 #[pyfunction]
 #[pyo3(signature = (key, data, context=None))]
-fn chunked_decrypt(py: Python<'_>, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyBytes>> {
-    let (k, d, c) = (bytes_like(key, "key")?, bytes_like(data, "data")?, opt_bytes(context, "context")?);
-    let v = maybe_detach(py, d.len(), || gcmkit::chunked::decrypt(&k, &c, &d)).map_err(chunk_err)?;
+fn chunked_decrypt(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let (k, d, c) = (
+        bytes_like(key, "key")?,
+        bytes_like(data, "data")?,
+        opt_bytes(context, "context")?,
+    );
+    let v =
+        maybe_detach(py, d.len(), || gcmkit::chunked::decrypt(&k, &c, &d)).map_err(chunk_err)?;
     Ok(PyBytes::new(py, &v).unbind())
 }
 
 fn tmp_next_to(dst: &std::path::Path) -> std::path::PathBuf {
-    let name = dst.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let name = dst
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
     dst.with_file_name(format!(".{name}.gcmkit-{}.tmp", std::process::id()))
 }
 
 /// Streams `src` to `dst` through a temporary file renamed into place on success (so a
 /// failed decryption leaves nothing at `dst`). Returns the plaintext length.
-fn file_job(src: &str, dst: &str, f: impl FnOnce(std::fs::File, std::io::BufWriter<std::fs::File>) -> Result<u64, gcmkit::chunked::Error>) -> PyResult<u64> {
+fn file_job(
+    src: &str,
+    dst: &str,
+    f: impl FnOnce(
+        std::fs::File,
+        std::io::BufWriter<std::fs::File>,
+    ) -> Result<u64, gcmkit::chunked::Error>,
+) -> PyResult<u64> {
     let dst = std::path::Path::new(dst);
     let tmp = tmp_next_to(dst);
     let input = std::fs::File::open(src)?;
@@ -407,17 +597,37 @@ fn file_job(src: &str, dst: &str, f: impl FnOnce(std::fs::File, std::io::BufWrit
 /// Encrypts the file `src` to `dst` (Cobblestone; parallel, constant memory).
 #[pyfunction]
 #[pyo3(signature = (key, src, dst, context=None))]
-fn encrypt_file(py: Python<'_>, key: &Bound<'_, PyAny>, src: String, dst: String, context: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+fn encrypt_file(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    src: String,
+    dst: String,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| file_job(&src, &dst, |i, o| gcmkit::chunked::encrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})))
+    py.detach(|| {
+        file_job(&src, &dst, |i, o| {
+            gcmkit::chunked::encrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})
+        })
+    })
 }
 
 /// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
 #[pyfunction]
 #[pyo3(signature = (key, src, dst, context=None))]
-fn decrypt_file(py: Python<'_>, key: &Bound<'_, PyAny>, src: String, dst: String, context: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+fn decrypt_file(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    src: String,
+    dst: String,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| file_job(&src, &dst, |i, o| gcmkit::chunked::decrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})))
+    py.detach(|| {
+        file_job(&src, &dst, |i, o| {
+            gcmkit::chunked::decrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})
+        })
+    })
 }
 
 /// A Cobblestone stream being read: only verified plaintext comes out.
@@ -432,12 +642,26 @@ impl ChunkedReader {
     #[pyo3(signature = (size=-1))]
     fn read(&mut self, py: Python<'_>, size: isize) -> PyResult<Py<PyBytes>> {
         use std::io::Read;
-        let d = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
+        let d = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
         let mut out = Vec::new();
-        let r = py.detach(|| if size < 0 { d.read_to_end(&mut out).map(|_| ()) } else { d.take(size as u64).read_to_end(&mut out).map(|_| ()) });
-        r.map_err(|e| match e.into_inner().and_then(|i| i.downcast::<gcmkit::chunked::Error>().ok()) {
-            Some(ce) => chunk_err(*ce),
-            None => PyValueError::new_err("read failed"),
+        let r = py.detach(|| {
+            if size < 0 {
+                d.read_to_end(&mut out).map(|_| ())
+            } else {
+                d.take(size as u64).read_to_end(&mut out).map(|_| ())
+            }
+        });
+        r.map_err(|e| {
+            match e
+                .into_inner()
+                .and_then(|i| i.downcast::<gcmkit::chunked::Error>().ok())
+            {
+                Some(ce) => chunk_err(*ce),
+                None => PyValueError::new_err("read failed"),
+            }
         })?;
         Ok(PyBytes::new(py, &out).unbind())
     }
@@ -467,7 +691,10 @@ impl ChunkedWriter {
     fn write(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
         use std::io::Write;
         let d = bytes_like(data, "data")?;
-        let e = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
+        let e = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
         py.detach(|| e.write_all(&d))?;
         Ok(d.len())
     }
@@ -484,7 +711,12 @@ impl ChunkedWriter {
         slf
     }
 
-    fn __exit__(&mut self, _a: &Bound<'_, PyAny>, _b: &Bound<'_, PyAny>, _c: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn __exit__(
+        &mut self,
+        _a: &Bound<'_, PyAny>,
+        _b: &Bound<'_, PyAny>,
+        _c: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
         self.close()
     }
 }
@@ -492,7 +724,13 @@ impl ChunkedWriter {
 /// Opens a Cobblestone file for streaming: mode "rb" (decrypt) or "wb" (encrypt).
 #[pyfunction]
 #[pyo3(signature = (path, mode, key, context=None))]
-fn chunked_open(py: Python<'_>, path: String, mode: &str, key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+fn chunked_open(
+    py: Python<'_>,
+    path: String,
+    mode: &str,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
     match mode {
         "rb" | "r" => {
@@ -505,20 +743,33 @@ fn chunked_open(py: Python<'_>, path: String, mode: &str, key: &Bound<'_, PyAny>
             let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
             Ok(Py::new(py, ChunkedWriter { inner: Some(e) })?.into_any())
         }
-        m => Err(PyValueError::new_err(format!("mode must be 'rb' or 'wb', not {m:?}"))),
+        m => Err(PyValueError::new_err(format!(
+            "mode must be 'rb' or 'wb', not {m:?}"
+        ))),
     }
 }
 
 /// The engine new key objects use (portable, aesni, avx2, avx512).
 #[pyfunction]
 fn engine() -> PyResult<&'static str> {
-    Engine::selected().map(|e| e.name()).map_err(|e| PyValueError::new_err(e.to_string()))
+    Engine::selected()
+        .map(|e| e.name())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Runs the built-in known-answer tests: a list of (algorithm, engine, ok).
 #[pyfunction]
 fn selftest() -> Vec<(String, String, bool)> {
-    gcmkit::selftest::run().into_iter().map(|r| (r.algorithm.to_string(), r.engine.name().to_string(), r.outcome.is_ok())).collect()
+    gcmkit::selftest::run()
+        .into_iter()
+        .map(|r| {
+            (
+                r.algorithm.to_string(),
+                r.engine.name().to_string(),
+                r.outcome.is_ok(),
+            )
+        })
+        .collect()
 }
 
 #[pymodule]

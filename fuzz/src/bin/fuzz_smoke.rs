@@ -56,14 +56,23 @@ fn mutate(r: &mut Rng, base: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
 }
 
 fn main() {
-    let secs: u64 = std::env::var("FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(10);
+    let secs: u64 = std::env::var("FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::panic::set_hook(Box::new(|_| {}));
     let mut failed = 0;
     let mut total = 0u64;
     for (name, target) in gcmkit_fuzz::TARGETS {
         let dir = root.join("corpus").join(name);
-        let corpus: Vec<Vec<u8>> = std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok()).filter_map(|e| std::fs::read(e.path()).ok()).collect()).unwrap_or_default();
+        let corpus: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter_map(|e| std::fs::read(e.path()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
         let mut r = Rng(0x9e37_79b9_7f4a_7c15 ^ name.len() as u64);
         let start = Instant::now();
         let mut runs = 0u64;
@@ -74,22 +83,36 @@ fn main() {
             }
         }
         while start.elapsed() < Duration::from_secs(secs) {
-            let base = if corpus.is_empty() { Vec::new() } else { corpus[r.below(corpus.len())].clone() };
+            let base = if corpus.is_empty() {
+                Vec::new()
+            } else {
+                corpus[r.below(corpus.len())].clone()
+            };
             let input = mutate(&mut r, &base, &corpus);
             runs += 1;
             if let Err(e) = std::panic::catch_unwind(|| target(&input)) {
                 failed += 1;
-                let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
                 let art = root.join("artifacts").join(name);
                 let _ = std::fs::create_dir_all(&art);
                 let path = art.join(format!("crash-{runs}.bin"));
                 let _ = std::fs::write(&path, &input);
-                eprintln!("{name}: PANIC after {runs} runs: {msg} (input saved to {})", path.display());
+                eprintln!(
+                    "{name}: PANIC after {runs} runs: {msg} (input saved to {})",
+                    path.display()
+                );
                 break;
             }
         }
         total += runs;
-        println!("{name}: {runs} inputs in {secs} s, corpus {} files", corpus.len());
+        println!(
+            "{name}: {runs} inputs in {secs} s, corpus {} files",
+            corpus.len()
+        );
     }
     let passed = gcmkit_fuzz::TARGETS.len() - failed;
     println!("fuzz-smoke: {total} inputs; {passed} passed, {failed} failed");
