@@ -518,6 +518,43 @@ pub(super) unsafe fn gcm_small(
     }
 }
 
+/// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
+/// `*next`) multiplied by the power at `h`/`hk` + 16·b; advances `*next`.
+#[inline(always)]
+unsafe fn absorb_padded(
+    sums: &mut Sums<Xmm>,
+    bytes: &[u8],
+    h: *const u8,
+    hk: *const u8,
+    next: &mut usize,
+    flavor: Flavor,
+) {
+    unsafe {
+        let mut blocks = bytes.chunks_exact(16);
+        for blk in &mut blocks {
+            let o = 16 * *next;
+            sums.mul_add(
+                load_elem::<Xmm>(blk.as_ptr(), flavor),
+                Xmm::load(h.add(o)),
+                Xmm::load(hk.add(o)),
+            );
+            *next += 1;
+        }
+        let tail = blocks.remainder();
+        if !tail.is_empty() {
+            let mut b = [0u8; 16];
+            b[..tail.len()].copy_from_slice(tail);
+            let o = 16 * *next;
+            sums.mul_add(
+                load_elem::<Xmm>(b.as_ptr(), flavor),
+                Xmm::load(h.add(o)),
+                Xmm::load(hk.add(o)),
+            );
+            *next += 1;
+        }
+    }
+}
+
 #[inline(always)]
 unsafe fn small<const N: usize>(
     rk: &RoundKeys,
@@ -535,13 +572,15 @@ unsafe fn small<const N: usize>(
             *x = c.take();
         }
         aes_n(&ks, &mut s);
-        // The hashed string: pad16(A) || pad16(C) || len(A) || len(C).
-        let mut h = [0u8; SMALL_HASHED];
-        let a_end = aad.len().div_ceil(16) * 16;
-        let c_end = a_end + data.len().div_ceil(16) * 16;
-        h[..aad.len()].copy_from_slice(aad);
+        // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
+        // from the caller's slices (block b times H^(k-b)), one reduction.
+        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let (h, hk) = (power_ptr(key, k), kara_ptr(key, k));
+        let mut sums = Sums::<Xmm>::zero();
+        let mut next = 0;
+        absorb_padded(&mut sums, aad, h, hk, &mut next, key.flavor);
         if decrypt {
-            h[a_end..a_end + data.len()].copy_from_slice(data);
+            absorb_padded(&mut sums, data, h, hk, &mut next, key.flavor);
         }
         let mut full = data.chunks_exact_mut(16);
         let mut i = 1;
@@ -558,13 +597,11 @@ unsafe fn small<const N: usize>(
             core::ptr::write_volatile(&mut b, [0u8; 16]);
         }
         if !decrypt {
-            h[a_end..a_end + data.len()].copy_from_slice(data);
+            absorb_padded(&mut sums, data, h, hk, &mut next, key.flavor);
         }
-        h[c_end..c_end + 16].copy_from_slice(&crate::field::gcm_length_block(
-            aad.len() as u64,
-            data.len() as u64,
-        ));
-        let g = hash_batch::<Xmm>(key, _mm_setzero_si128(), h.as_ptr(), c_end / 16 + 1);
+        let len = crate::field::gcm_length_block(aad.len() as u64, data.len() as u64);
+        absorb_padded(&mut sums, &len, h, hk, &mut next, key.flavor);
+        let g = sums.reduce();
         // GHASH's output is the byte-reversed element; the tag is that xor E(K, Y0).
         let t = Xmm(g).bswap().xor(s[0]);
         let mut out = [0u8; 16];
