@@ -521,11 +521,12 @@ fn chunk_err(e: gcmkit::chunked::Error) -> PyErr {
     }
 }
 
-/// Cobblestone one-shot encryption.
-#[pyfunction]
-#[pyo3(signature = (key, data, context=None))]
-fn chunked_encrypt(
+type OneShot = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, gcmkit::chunked::Error>;
+
+/// A one-shot Cobblestone call on bytes-like arguments, GIL released for large inputs.
+fn chunked_one_shot(
     py: Python<'_>,
+    f: OneShot,
     key: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
@@ -535,9 +536,20 @@ fn chunked_encrypt(
         bytes_like(data, "data")?,
         opt_bytes(context, "context")?,
     );
-    let v =
-        maybe_detach(py, d.len(), || gcmkit::chunked::encrypt(&k, &c, &d)).map_err(chunk_err)?;
+    let v = maybe_detach(py, d.len(), || f(&k, &c, &d)).map_err(chunk_err)?;
     Ok(PyBytes::new(py, &v).unbind())
+}
+
+/// Cobblestone one-shot encryption.
+#[pyfunction]
+#[pyo3(signature = (key, data, context=None))]
+fn chunked_encrypt(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    chunked_one_shot(py, gcmkit::chunked::encrypt, key, data, context)
 }
 
 /// Cobblestone one-shot decryption; raises InvalidTag (wrong key/context, modified,
@@ -550,48 +562,7 @@ fn chunked_decrypt(
     data: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let (k, d, c) = (
-        bytes_like(key, "key")?,
-        bytes_like(data, "data")?,
-        opt_bytes(context, "context")?,
-    );
-    let v =
-        maybe_detach(py, d.len(), || gcmkit::chunked::decrypt(&k, &c, &d)).map_err(chunk_err)?;
-    Ok(PyBytes::new(py, &v).unbind())
-}
-
-fn tmp_next_to(dst: &std::path::Path) -> std::path::PathBuf {
-    let name = dst
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    dst.with_file_name(format!(".{name}.gcmkit-{}.tmp", std::process::id()))
-}
-
-/// Streams `src` to `dst` through a temporary file renamed into place on success (so a
-/// failed decryption leaves nothing at `dst`). Returns the plaintext length.
-fn file_job(
-    src: &str,
-    dst: &str,
-    f: impl FnOnce(
-        std::fs::File,
-        std::io::BufWriter<std::fs::File>,
-    ) -> Result<u64, gcmkit::chunked::Error>,
-) -> PyResult<u64> {
-    let dst = std::path::Path::new(dst);
-    let tmp = tmp_next_to(dst);
-    let input = std::fs::File::open(src)?;
-    let out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-    match f(input, out) {
-        Ok(n) => {
-            std::fs::rename(&tmp, dst)?;
-            Ok(n)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(chunk_err(e))
-        }
-    }
+    chunked_one_shot(py, gcmkit::chunked::decrypt, key, data, context)
 }
 
 /// Encrypts the file `src` to `dst` (Cobblestone; parallel, constant memory).
@@ -605,11 +576,8 @@ fn encrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| {
-        file_job(&src, &dst, |i, o| {
-            gcmkit::chunked::encrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})
-        })
-    })
+    py.detach(|| gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref()))
+        .map_err(chunk_err)
 }
 
 /// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
@@ -623,11 +591,8 @@ fn decrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| {
-        file_job(&src, &dst, |i, o| {
-            gcmkit::chunked::decrypt_stream(&k, &c, std::io::BufReader::new(i), o, |_| {})
-        })
-    })
+    py.detach(|| gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref()))
+        .map_err(chunk_err)
 }
 
 /// A Cobblestone stream being read: only verified plaintext comes out.

@@ -187,16 +187,12 @@ impl MessageKeys {
         n
     }
 
-    /// Encrypts chunk `k` in place (the buffer holds plaintext, then room for the tag).
-    fn seal(&self, k: u64, buf: &mut [u8]) -> Result<(), Error> {
-        let n = buf.len() - TAG;
-        let (pt, tag_out) = buf.split_at_mut(n);
-        let tag = self
-            .aead
-            .encrypt_in_place_detached(&self.nonce(k), b"", pt)
-            .map_err(|_| Error::TooLong)?;
-        tag_out.copy_from_slice(tag.as_ref());
-        Ok(())
+    /// Encrypts chunk `k` from `pt` into `out` (ciphertext || tag, `pt.len() + 16` bytes)
+    /// in one pass.
+    fn seal(&self, k: u64, pt: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.aead
+            .encrypt_into(&self.nonce(k), pt, b"", out)
+            .map_err(|_| Error::TooLong)
     }
 
     /// Decrypts chunk `k` in place; the plaintext is `buf[..len - 16]`.
@@ -235,15 +231,16 @@ fn chunk_count(len: u64) -> u64 {
 /// Above this many chunks the one-shot functions spread chunks over threads.
 const PARALLEL_THRESHOLD: usize = 16;
 
-/// Runs `f` on every (k, chunk) pair, in parallel when large and the feature is on.
-fn for_chunks<F>(chunks: Vec<(u64, &mut [u8])>, f: F) -> Result<(), Error>
+/// Runs `f` on every (k, item) pair, in parallel when large and the feature is on;
+/// reports the failure of the lowest k, as the sequential path would.
+fn for_chunks<T, F>(chunks: Vec<(u64, T)>, f: F) -> Result<(), Error>
 where
-    F: Fn(u64, &mut [u8]) -> Result<(), Error> + Sync + Send,
+    T: Send,
+    F: Fn(u64, T) -> Result<(), Error> + Sync + Send,
 {
     #[cfg(feature = "parallel")]
     if chunks.len() > PARALLEL_THRESHOLD {
         use rayon::prelude::*;
-        // Report the first failing chunk by index, as the sequential path would.
         let mut errs: Vec<(u64, Error)> = chunks
             .into_par_iter()
             .filter_map(|(k, c)| f(k, c).err().map(|e| (k, e)))
@@ -252,6 +249,34 @@ where
         return errs.into_iter().next().map_or(Ok(()), |(_, e)| Err(e));
     }
     chunks.into_iter().try_for_each(|(k, c)| f(k, c))
+}
+
+/// Encrypts `pt` as chunks `k0`, `k0 + 1`, ... into `out` (ciphertext || tag each), each
+/// chunk in one pass from plaintext to output. With `last`, the final short chunk is
+/// included (empty if `pt` ends on a chunk boundary); otherwise `pt` holds whole chunks.
+/// Returns the number of chunks and of bytes written. Shared by every encryption path.
+fn seal_chunks(
+    keys: &MessageKeys,
+    k0: u64,
+    pt: &[u8],
+    last: bool,
+    out: &mut [u8],
+) -> Result<(u64, usize), Error> {
+    let n = pt.len() / CHUNK + usize::from(last);
+    if k0.saturating_add(n as u64) > MAX_CHUNKS {
+        return Err(Error::TooLong);
+    }
+    let ct_len = pt.len() + TAG * n;
+    let mut items = Vec::with_capacity(n);
+    let mut rest = &mut out[..ct_len];
+    for i in 0..n {
+        let p = &pt[i * CHUNK..((i + 1) * CHUNK).min(pt.len())];
+        let (c, r) = rest.split_at_mut(p.len() + TAG);
+        items.push((k0 + i as u64, (p, c)));
+        rest = r;
+    }
+    for_chunks(items, |k, (p, c)| keys.seal(k, p, c))?;
+    Ok((n as u64, ct_len))
 }
 
 /// Encrypts a whole message (Cobblestone-128 or -256 by key length).
@@ -280,20 +305,7 @@ fn encrypt_with(
     let mut out = vec![0u8; HEADER + plaintext.len() + TAG * n as usize];
     out[..SALT].copy_from_slice(&salt);
     out[SALT..HEADER].copy_from_slice(&keys.commitment);
-    let body = &mut out[HEADER..];
-    let mut chunks = Vec::with_capacity(n as usize);
-    let mut rest = body;
-    for (k, pt) in plaintext
-        .chunks(CHUNK)
-        .chain(core::iter::once(&[][..]).filter(|_| plaintext.len() % CHUNK == 0))
-        .enumerate()
-    {
-        let (c, r) = rest.split_at_mut(pt.len() + TAG);
-        c[..pt.len()].copy_from_slice(pt);
-        chunks.push((k as u64, c));
-        rest = r;
-    }
-    for_chunks(chunks, |k, c| keys.seal(k, c))?;
+    seal_chunks(&keys, 0, plaintext, true, &mut out[HEADER..])?;
     Ok(out)
 }
 
@@ -382,9 +394,9 @@ impl<W: Write> Encryptor<W> {
             return Err(Error::TooLong);
         }
         let n = self.buf.len();
-        self.buf.resize(n + TAG, 0);
-        self.keys.seal(self.k, &mut self.buf)?;
-        self.inner.write_all(&self.buf)?;
+        let mut out = [0u8; CT_CHUNK];
+        self.keys.seal(self.k, &self.buf, &mut out[..n + TAG])?;
+        self.inner.write_all(&out[..n + TAG])?;
         self.buf.clear();
         self.k += 1;
         Ok(())
@@ -691,28 +703,12 @@ fn encrypt_stream_keys<R: Read, W: Write>(
     loop {
         have += read_full(input, &mut pt[have..])?;
         let last_batch = have <= BATCH * CHUNK;
-        // Full chunks that are surely not final, plus the final one in the last batch.
-        let n_full = if last_batch { have / CHUNK } else { BATCH };
         let used = if last_batch { have } else { BATCH * CHUNK };
-        let n_chunks = if last_batch { n_full + 1 } else { n_full };
-        if k + n_chunks as u64 > MAX_CHUNKS {
-            return Err(Error::TooLong);
-        }
-        let ct_len = used + TAG * n_chunks;
-        let mut chunks = Vec::with_capacity(n_chunks);
-        let mut rest = &mut ct[..ct_len];
-        for i in 0..n_chunks {
-            let len = (used - i * CHUNK).min(CHUNK);
-            let (c, r) = rest.split_at_mut(len + TAG);
-            c[..len].copy_from_slice(&pt[i * CHUNK..i * CHUNK + len]);
-            chunks.push((k + i as u64, c));
-            rest = r;
-        }
-        for_chunks(chunks, |kk, c| keys.seal(kk, c))?;
+        let (n_chunks, ct_len) = seal_chunks(keys, k, &pt[..used], last_batch, &mut ct)?;
         output.write_all(&ct[..ct_len])?;
         total += used as u64;
         progress(total);
-        k += n_chunks as u64;
+        k += n_chunks;
         if last_batch {
             output.flush()?;
             return Ok(total);
@@ -768,6 +764,57 @@ pub fn decrypt_stream<R: Read, W: Write>(
     }
 }
 
+/// A temporary path next to `dst` (same directory, so the final rename is atomic).
+fn temp_next_to(dst: &std::path::Path) -> std::path::PathBuf {
+    let name = dst
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dst.with_file_name(format!(".{name}.gcmkit-{}.tmp", std::process::id()))
+}
+
+/// Runs `job` from the file `src` into a temporary file next to `dst`, renamed onto `dst`
+/// only if the job succeeded; otherwise the temporary file is removed and `dst` is left
+/// as it was. This is what keeps unverified plaintext out of the destination.
+fn via_temp_file(
+    src: &std::path::Path,
+    dst: &std::path::Path,
+    job: impl FnOnce(io::BufReader<std::fs::File>, io::BufWriter<std::fs::File>) -> Result<u64, Error>,
+) -> Result<u64, Error> {
+    let input = io::BufReader::with_capacity(1 << 20, std::fs::File::open(src)?);
+    let tmp = temp_next_to(dst);
+    let out = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    match job(input, out).and_then(|n| std::fs::rename(&tmp, dst).map(|_| n).map_err(Error::Io)) {
+        Ok(n) => Ok(n),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Encrypts the file `src` into `dst` ([`encrypt_stream`]: all cores, constant memory),
+/// through a temporary file renamed into place. Returns the plaintext length.
+pub fn encrypt_file(
+    key: &[u8],
+    context: &[u8],
+    src: &std::path::Path,
+    dst: &std::path::Path,
+) -> Result<u64, Error> {
+    via_temp_file(src, dst, |i, o| encrypt_stream(key, context, i, o, |_| {}))
+}
+
+/// Decrypts the file `src` into `dst`; nothing appears at `dst` unless the whole message
+/// verified. Returns the plaintext length.
+pub fn decrypt_file(
+    key: &[u8],
+    context: &[u8],
+    src: &std::path::Path,
+    dst: &std::path::Path,
+) -> Result<u64, Error> {
+    via_temp_file(src, dst, |i, o| decrypt_stream(key, context, i, o, |_| {}))
+}
+
 /// Hazmat: salt injection (for tests and vectors) and raw mode (caller-chosen AEAD key and
 /// base nonce, no salt and no commitment: key commitment and nonce uniqueness become the
 /// caller's problem).
@@ -813,17 +860,8 @@ pub mod hazmat {
         let engine = Engine::selected().map_err(|_| Error::InvalidKeyLength(aead_key.len()))?;
         let keys = MessageKeys::raw(aead_key, base_nonce, engine)?;
         let n = chunk_count(plaintext.len() as u64) as usize;
-        let mut out = Vec::with_capacity(plaintext.len() + TAG * n);
-        for (k, pt) in plaintext
-            .chunks(CHUNK)
-            .chain(core::iter::once(&[][..]).filter(|_| plaintext.len() % CHUNK == 0))
-            .enumerate()
-        {
-            let at = out.len();
-            out.extend_from_slice(pt);
-            out.resize(at + pt.len() + TAG, 0);
-            keys.seal(k as u64, &mut out[at..])?;
-        }
+        let mut out = vec![0u8; plaintext.len() + TAG * n];
+        seal_chunks(&keys, 0, plaintext, true, &mut out)?;
         Ok(out)
     }
 

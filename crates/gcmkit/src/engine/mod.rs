@@ -36,6 +36,28 @@ impl<'a> Data<'a> {
         }
     }
 
+    /// Copies the source into the destination (if separate) so the rest runs in place;
+    /// returns the destination.
+    pub(crate) fn make_in_place(&mut self) -> &mut [u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(src, dst) => {
+                dst.copy_from_slice(src);
+                *self = Data::InPlace(core::mem::take(dst));
+                self.dst()
+            }
+        }
+    }
+
+    /// The kernels' view: one pointer pair, equal for in-place work.
+    #[cfg(target_arch = "x86_64")]
+    fn io(self) -> x86::Io {
+        match self {
+            Data::InPlace(b) => x86::Io::in_place(b),
+            Data::Copy(src, dst) => x86::Io::out_of_place(src, dst),
+        }
+    }
+
     /// A shorter-lived view of the same data.
     pub(crate) fn reborrow(&mut self) -> Data<'_> {
         match self {
@@ -51,13 +73,6 @@ impl<'a> Data<'a> {
             Data::Copy(_, d) => d,
         }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[cold]
-fn unreachable_portable() -> [u8; 16] {
-    // The portable arm of `ctr_and_hash` is handled before dispatching.
-    [0; 16]
 }
 
 /// A set of kernels.
@@ -270,18 +285,18 @@ impl Engine {
         h: &HashKey,
         y0: &[u8; 16],
         aad: &[u8],
-        data: &mut [u8],
+        data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
         #[cfg(target_arch = "x86_64")]
         {
-            let hashed = aad.len().div_ceil(16) * 16 + data.len().div_ceil(16) * 16 + 16;
-            if self != Engine::Portable
-                && data.len() <= x86::SMALL_DATA
-                && hashed <= x86::SMALL_HASHED
-            {
+            let len = data.dst().len();
+            let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
+            if self != Engine::Portable && len <= x86::SMALL_DATA && hashed <= x86::SMALL_HASHED {
+                // Small inputs run in place: copying at most 112 bytes first is free.
+                let buf = data.make_in_place();
                 return dispatch!(self, None, |m| Some(m::gcm_small(
-                    keys, h, y0, aad, data, decrypt
+                    keys, h, y0, aad, buf, decrypt
                 )));
             }
         }
@@ -327,31 +342,30 @@ impl Engine {
         data: Data<'_>,
         hash_input: bool,
     ) -> [u8; 16] {
-        match self {
-            Engine::Portable => {
+        dispatch!(
+            self,
+            {
                 let buf = data.into_in_place();
                 if hash_input {
                     portable::hash_then_ctr(keys, h, kind, ctr, acc, buf)
                 } else {
                     portable::ctr_then_hash(keys, h, kind, ctr, acc, buf)
                 }
-            }
-            #[cfg(target_arch = "x86_64")]
-            _ => {
-                let io = match data {
-                    Data::InPlace(b) => x86::Io::in_place(b),
-                    Data::Copy(src, dst) => x86::Io::out_of_place(src, dst),
-                };
-                let what = if hash_input {
+            },
+            |m| m::stitched(
+                keys,
+                h,
+                kind,
+                ctr,
+                acc,
+                data.io(),
+                if hash_input {
                     x86::Hash::Input
                 } else {
                     x86::Hash::Output
-                };
-                dispatch!(self, unreachable_portable(), |m| m::stitched(
-                    keys, h, kind, ctr, acc, io, what
-                ))
-            }
-        }
+                }
+            )
+        )
     }
 }
 

@@ -143,15 +143,11 @@ impl GcmKey {
         let len = data.dst().len();
         Self::check_lengths(aad, len)?;
         let y0 = self.y0(iv)?;
-        if len <= 112 {
-            let buf = data.into_in_place();
-            if let Some(t) = self
-                .engine
-                .gcm_small(&self.aes, &self.h, &y0, aad, buf, false)
-            {
-                return Ok(t);
-            }
-            data = Data::InPlace(buf);
+        if let Some(t) = self
+            .engine
+            .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, false)
+        {
+            return Ok(t);
         }
         let mut acc = 0u128;
         self.engine.hash_update(&self.h, &mut acc, aad);
@@ -190,15 +186,10 @@ impl GcmKey {
         let len = data.dst().len();
         Self::check_lengths(aad, len)?;
         let y0 = self.y0(iv)?;
-        let mut small = None;
-        if len <= 112 {
-            let buf = data.into_in_place();
-            small = self
-                .engine
-                .gcm_small(&self.aes, &self.h, &y0, aad, buf, true);
-            data = Data::InPlace(buf);
-        }
-        let full = match small {
+        let full = match self
+            .engine
+            .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, true)
+        {
             Some(t) => t,
             None => {
                 let mut acc = 0u128;
