@@ -73,6 +73,10 @@ fn main() {
         );
         return;
     }
+    if args.get(1).map(String::as_str) == Some("focus") {
+        focus(&args[2..]);
+        return;
+    }
     let out_dir = args
         .get(1)
         .cloned()
@@ -81,14 +85,24 @@ fn main() {
     let ghz = clock::measure_ghz();
     eprintln!("core clock: {ghz:.2} GHz (dependent-add chain)");
     let engines: Vec<gcmkit::Engine> = gcmkit::Engine::supported().collect();
-    let sizes: Vec<usize> = if quick {
+    let sizes: Vec<usize> = if let Ok(list) = std::env::var("GCMKIT_BENCH_SIZES") {
+        list.split(',').filter_map(|s| s.trim().parse().ok()).collect()
+    } else if quick {
         vec![16, 1500, 16384]
     } else {
         SIZES.to_vec()
     };
+    // GCMKIT_BENCH_ONLY=AES-128-GCM,AES-128-CTR: just those rows (for iterating on a
+    // kernel; the report is then partial, so write it somewhere else than docs/perf).
+    let only: Option<Vec<String>> = std::env::var("GCMKIT_BENCH_ONLY")
+        .ok()
+        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect());
 
     let mut rows = Vec::new();
     for alg in Alg::ALL {
+        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == alg.name())) {
+            continue;
+        }
         for op in [Op::Encrypt, Op::Decrypt] {
             if matches!(alg, Alg::Gmac | Alg::Ghash | Alg::Polyval | Alg::Ctr) && op == Op::Decrypt
             {
@@ -114,6 +128,9 @@ fn main() {
                 });
             }
         }
+    }
+    if only.is_some() {
+        return;
     }
     let ipi = ipi_rows(&engines);
     let extra = incremental_gmac();
@@ -456,5 +473,62 @@ mod report {
         } else {
             n.to_string()
         }
+    }
+}
+
+/// `gcmkit-bench focus ALG OP SIZE...`: a quick A/B for kernel work. Every candidate but
+/// the portable engine, many short samples round-robin, the *fastest* sample of each
+/// (on this shared VM a neighbour can halve any one sample; the minimum time is the
+/// least disturbed). Prints GB/s and the ratio to the best peer. Not used for reports.
+fn focus(args: &[String]) {
+    let alg = Alg::ALL
+        .iter()
+        .copied()
+        .find(|a| Some(a.name()) == args.first().map(String::as_str))
+        .expect("ALG: one of the row names, e.g. AES-128-GCM");
+    let op = match args.get(1).map(String::as_str) {
+        Some("decrypt") => Op::Decrypt,
+        _ => Op::Encrypt,
+    };
+    let engines: Vec<gcmkit::Engine> = gcmkit::Engine::supported()
+        .filter(|e| e.name() != "portable")
+        .collect();
+    for size in args[2..].iter().filter_map(|s| s.parse::<usize>().ok()) {
+        let mut cands = peers::candidates(alg, op, size, &engines);
+        let iters: Vec<u64> = cands
+            .iter_mut()
+            .map(|c| {
+                let t = Instant::now();
+                let mut n = 0u64;
+                while t.elapsed().as_secs_f64() < 0.002 || n < 3 {
+                    (c.run)();
+                    n += 1;
+                }
+                (0.0003 / (t.elapsed().as_secs_f64() / n as f64)).ceil().max(1.0) as u64
+            })
+            .collect();
+        let mut best = vec![0f64; cands.len()];
+        for _ in 0..300 {
+            for (i, c) in cands.iter_mut().enumerate() {
+                let t = Instant::now();
+                for _ in 0..iters[i] {
+                    (c.run)();
+                }
+                let g = size as f64 * iters[i] as f64 / t.elapsed().as_secs_f64() / 1e9;
+                best[i] = best[i].max(g);
+            }
+        }
+        let peer = cands
+            .iter()
+            .zip(&best)
+            .filter(|(c, _)| !c.name.starts_with("gcmkit"))
+            .map(|(_, g)| *g)
+            .fold(0.0, f64::max);
+        let line: Vec<String> = cands
+            .iter()
+            .zip(&best)
+            .map(|(c, g)| format!("{}={:.2}({:.2}x)", c.name, g, g / peer))
+            .collect();
+        println!("{} {} {}: {}", alg.name(), op.name(), size, line.join(" "));
     }
 }

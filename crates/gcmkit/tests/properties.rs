@@ -192,9 +192,10 @@ fn every_iv_length_1_to_300_round_trips() {
 
 /// With IVs other than 12 bytes, Y0 is a hash whose low 32 bits can be near 2^32: the
 /// counter must wrap modulo 2^32 without carrying into bit 32. Wycheproof crafts IVs for
-/// exactly this (flags WrappedIv and CounterWrap); each is run on every engine, and also
-/// with a 40-block plaintext checked against RustCrypto so the keystream crosses the wrap
-/// inside the bulk kernels, not just in the first blocks.
+/// exactly this (flags WrappedIv and CounterWrap); each is run on every engine, with 40-
+/// and 300-block plaintexts checked against RustCrypto both ways, so the keystream crosses
+/// the wrap inside the bulk kernels (and their batched counters), not just in the first
+/// blocks.
 #[test]
 fn counter_wraps_modulo_2_32_for_long_ivs() {
     use aes_gcm::aead::{consts::U16 as N16, AeadInOut, KeyInit};
@@ -209,25 +210,31 @@ fn counter_wraps_modulo_2_32_for_long_ivs() {
                 continue;
             }
             wraps += 1;
-            let pt = bytes(40 * 16 + 5, t.tc_id as u8);
-            let mut theirs = pt.clone();
-            let r = aes_gcm::AesGcm::<aes_gcm::aes::Aes128, N16>::new_from_slice(&t.key).unwrap();
-            let tag = r
-                .encrypt_inout_detached(
-                    t.nonce[..].try_into().unwrap(),
-                    &t.aad,
-                    theirs.as_mut_slice().into(),
-                )
-                .unwrap();
-            theirs.extend_from_slice(&tag);
-            for e in engines() {
-                let ours = AesGcm::with_engine(&t.key, e).unwrap();
-                assert_eq!(
-                    ours.encrypt(&t.nonce, &pt, &t.aad).unwrap(),
-                    theirs,
-                    "tc {} on {e:?}",
-                    t.tc_id
-                );
+            // 40 blocks: the short paths; 300 blocks: several batches of the stitched
+            // kernels at every width (the widest batch is 32 blocks).
+            for blocks in [40, 300] {
+                let pt = bytes(blocks * 16 + 5, t.tc_id as u8);
+                let mut theirs = pt.clone();
+                let r =
+                    aes_gcm::AesGcm::<aes_gcm::aes::Aes128, N16>::new_from_slice(&t.key).unwrap();
+                let tag = r
+                    .encrypt_inout_detached(
+                        t.nonce[..].try_into().unwrap(),
+                        &t.aad,
+                        theirs.as_mut_slice().into(),
+                    )
+                    .unwrap();
+                theirs.extend_from_slice(&tag);
+                for e in engines() {
+                    let ours = AesGcm::with_engine(&t.key, e).unwrap();
+                    assert_eq!(
+                        ours.encrypt(&t.nonce, &pt, &t.aad).unwrap(),
+                        theirs,
+                        "tc {} on {e:?}, {blocks} blocks",
+                        t.tc_id
+                    );
+                    assert_eq!(ours.decrypt(&t.nonce, &theirs, &t.aad).unwrap(), pt);
+                }
             }
         }
     }

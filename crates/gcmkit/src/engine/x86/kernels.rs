@@ -12,12 +12,12 @@
 //! sum X_b·H^(k-b); the products are summed unreduced per lane, the lanes are XORed
 //! together, and one Montgomery reduction gives acc' (reduction is linear).
 //!
-//! Montgomery reduction of lo + hi·z^2 by x^-128 mod p, p = x^128 + x^127 + x^126 +
-//! x^121 + 1. Since p = 1 mod z, adding c0·p clears the low qword c0 of lo: the
-//! contribution c0·(x^127 + x^126 + x^121) = z·c0·K with K = x^63 + x^62 + x^57
-//! (the qword 0xc200000000000000), and c0·x^128 moves c0 up by two qwords. In vector
-//! form one such step is `fold(L) = swap64(L) xor clmul(L.lo, K)`; two steps clear lo
-//! and the result is hi xor fold(fold(lo)).
+//! Montgomery reduction of lo + mid·z + hi·z^2 by x^-128 = z^-2 mod p, p = x^128 +
+//! x^127 + x^126 + x^121 + 1 = z^2 + z·K + 1 with K = x^63 + x^62 + x^57 (the qword
+//! 0xc200000000000000). For a 128-bit L = L.hi·z + L.lo, adding L.lo·p clears the low
+//! qword, and dividing by z leaves L.hi + L.lo·z + L.lo·K: in vector form
+//! `fold(L) = swap64(L) xor clmul(L.lo, K)` = L·z^-1 mod p, still 128 bits. Hence
+//! (lo + mid·z + hi·z^2)·z^-2 = hi + fold(mid + fold(lo)): two multiplies by K.
 //!
 //! # Counters
 //! A counter vector is kept in *integer form*: for GCM (32-bit big-endian counter in the
@@ -32,7 +32,6 @@
 //! the core may overlap them. Measured (`make bench`, docs/perf/engines.md): stitching
 //! beats two separate passes (AVX-512, 16 KiB: 9.2 vs 6.8 GB/s), but the overlap is
 //! partial: AES-GCM runs at about half the CTR-only rate; see the notes there.
-#![allow(unsafe_op_in_unsafe_fn)] // reduce_inner: straight-line intrinsics under reduce's contract
 
 use super::simd::{Simd, Xmm};
 use crate::aes::RoundKeys;
@@ -70,6 +69,17 @@ unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
 #[inline(always)]
 unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     unsafe {
+        for x in s.iter_mut() {
+            *x = x.xor(keys.k[0]);
+        }
+        aes_n_whitened(keys, s)
+    }
+}
+
+/// [`aes_n`] on blocks already xored with round key 0.
+#[inline(always)]
+unsafe fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
         match keys.rounds {
             10 => aes_rounds::<V, N, 10>(keys, s),
             12 => aes_rounds::<V, N, 12>(keys, s),
@@ -78,12 +88,10 @@ unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     }
 }
 
+/// Rounds 1..=R.
 #[inline(always)]
 unsafe fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     unsafe {
-        for x in s.iter_mut() {
-            *x = x.xor(keys.k[0]);
-        }
         for r in 1..R {
             let k = keys.k[r];
             for x in s.iter_mut() {
@@ -102,6 +110,8 @@ struct Ctr<V> {
     next: V,
     step: V,
     be: bool,
+    /// Lane 0's counter value of `next` (public: counters are derived from the nonce).
+    low: u32,
 }
 
 impl<V: Simd> Ctr<V> {
@@ -117,6 +127,7 @@ impl<V: Simd> Ctr<V> {
                 next: V::broadcast(c.0).add32(V::lane_offsets()),
                 step: V::splat_dword0(V::LANES as i32),
                 be,
+                low: c.dword0(),
             }
         }
     }
@@ -127,11 +138,40 @@ impl<V: Simd> Ctr<V> {
         unsafe {
             let c = self.next;
             self.next = c.add32(self.step);
+            self.low = self.low.wrapping_add(V::LANES as u32);
             if self.be {
                 c.bswap()
             } else {
                 c
             }
+        }
+    }
+
+    /// The next N vectors of counter blocks, ready for AES, each xored with `k0` (AES
+    /// round 0). GCM's big-endian counters cost a byte reversal per vector in integer
+    /// form; when the counter's last byte does not carry within the batch (7 batches in
+    /// 8 at 32 blocks per batch), one reversal serves the batch and the others are byte
+    /// additions on the block form.
+    #[inline(always)]
+    unsafe fn take_batch<const N: usize>(&mut self, k0: V) -> [V; N] {
+        unsafe {
+            let mut s = [V::zero(); N];
+            let blocks = (N * V::LANES) as u32;
+            if self.be && (self.low & 0xff) + blocks <= 0x100 {
+                let first = self.next.bswap();
+                for (j, x) in s.iter_mut().enumerate() {
+                    *x = first
+                        .add32(V::splat_dword3(((j * V::LANES) as i32) << 24))
+                        .xor(k0);
+                }
+                self.next = self.next.add32(V::splat_dword0(blocks as i32));
+                self.low = self.low.wrapping_add(blocks);
+            } else {
+                for x in s.iter_mut() {
+                    *x = self.take().xor(k0);
+                }
+            }
+            s
         }
     }
 }
@@ -156,15 +196,55 @@ impl<V: Simd> Sums<V> {
         }
     }
 
-    /// Adds x·h lane by lane, Karatsuba style: `hk` holds h.lo xor h.hi, and `mid`
-    /// collects (x.lo + x.hi)(h.lo + h.hi); lo and hi are subtracted at reduction.
-    /// Three carry-less multiplies instead of four.
+    /// The partial products of x·h lane by lane, Karatsuba style: `hk` holds
+    /// h.lo xor h.hi, and `mid` is (x.lo + x.hi)(h.lo + h.hi), from which lo and hi are
+    /// subtracted at reduction. Three carry-less multiplies instead of four.
+    #[inline(always)]
+    unsafe fn product(x: V, h: V, hk: V) -> Self {
+        unsafe {
+            Sums {
+                lo: x.clmul::<0x00>(h),
+                hi: x.clmul::<0x11>(h),
+                mid: x.xor(x.swap64()).clmul::<0x00>(hk),
+            }
+        }
+    }
+
+    /// Adds x·h.
     #[inline(always)]
     unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
+        unsafe { self.add(Self::product(x, h, hk)) }
+    }
+
+    /// Adds one product.
+    #[inline(always)]
+    unsafe fn add(&mut self, p: Self) {
         unsafe {
-            self.lo = self.lo.xor(x.clmul::<0x00>(h));
-            self.hi = self.hi.xor(x.clmul::<0x11>(h));
-            self.mid = self.mid.xor(x.xor(x.swap64()).clmul::<0x00>(hk));
+            self.lo = self.lo.xor(p.lo);
+            self.mid = self.mid.xor(p.mid);
+            self.hi = self.hi.xor(p.hi);
+        }
+    }
+
+    /// The sum of two products.
+    #[inline(always)]
+    unsafe fn sum2(a: Self, b: Self) -> Self {
+        unsafe {
+            Sums {
+                lo: a.lo.xor(b.lo),
+                mid: a.mid.xor(b.mid),
+                hi: a.hi.xor(b.hi),
+            }
+        }
+    }
+
+    /// Adds two products, one three-input XOR per part.
+    #[inline(always)]
+    unsafe fn add2(&mut self, a: Self, b: Self) {
+        unsafe {
+            self.lo = self.lo.xor3(a.lo, b.lo);
+            self.mid = self.mid.xor3(a.mid, b.mid);
+            self.hi = self.hi.xor3(a.hi, b.hi);
         }
     }
 
@@ -179,32 +259,21 @@ impl<V: Simd> Sums<V> {
             }
         }
     }
-}
 
-impl Sums<Xmm> {
-    /// Montgomery reduction (module docs): (lo + mid·z + hi·z^2)·x^-128 mod p.
+    /// Montgomery reduction (module docs) of lo + mid·z + hi·z^2, lane by lane, then the
+    /// XOR of the lanes (reduction is linear, so one horizontal fold serves all three
+    /// parts). With fold(L) = L·z^-1 mod p:
+    ///     (lo + mid·z + hi·z^2)·z^-2 = hi + fold(mid + fold(lo)),
+    /// two multiplies by K, two qword swaps and two three-input XORs.
     #[inline(always)]
     unsafe fn reduce(self) -> __m128i {
-        // SAFETY: SSE2 + PCLMULQDQ, present in every x86 engine (caller's contract).
-        unsafe { self.reduce_inner() }
-    }
-
-    #[inline(always)]
-    unsafe fn reduce_inner(self) -> __m128i {
-        let k = _mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64);
-        // Karatsuba: the true middle term is mid - lo - hi.
-        let mid = _mm_xor_si128(self.mid.0, _mm_xor_si128(self.lo.0, self.hi.0));
-        let lo = _mm_xor_si128(self.lo.0, _mm_slli_si128::<8>(mid));
-        let hi = _mm_xor_si128(self.hi.0, _mm_srli_si128::<8>(mid));
-        let t = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(lo),
-            _mm_clmulepi64_si128::<0x00>(lo, k),
-        );
-        let t = _mm_xor_si128(
-            _mm_shuffle_epi32::<0x4e>(t),
-            _mm_clmulepi64_si128::<0x00>(t, k),
-        );
-        _mm_xor_si128(hi, t)
+        unsafe {
+            let k = V::broadcast(_mm_set_epi64x(0, 0xc200_0000_0000_0000u64 as i64));
+            // Karatsuba: the true middle term is mid - lo - hi.
+            let mid = self.mid.xor3(self.lo, self.hi);
+            let m = mid.xor3(self.lo.swap64(), self.lo.clmul::<0x00>(k));
+            self.hi.xor3(m.swap64(), m.clmul::<0x00>(k)).fold_lanes()
+        }
     }
 }
 
@@ -421,11 +490,8 @@ pub(super) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
         let len = io.len;
         let mut off = 0;
         while off + wb <= len {
-            let mut s = [V::zero(); N];
-            for x in s.iter_mut() {
-                *x = c.take();
-            }
-            aes_n(&ks, &mut s);
+            let mut s = c.take_batch::<N>(ks.k[0]);
+            aes_n_whitened(&ks, &mut s);
             for (j, x) in s.iter().enumerate() {
                 let o = off + vb * j;
                 V::load(io.src.add(o)).xor(*x).store(io.dst.add(o));
@@ -718,12 +784,11 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
                 Hash::Output if b > 0 => Some(io.dst.add(off - wb) as *const u8),
                 Hash::Output => None,
             };
-            let mut s = [V::zero(); N];
-            for x in s.iter_mut() {
-                *x = c.take().xor(ks.k[0]);
-            }
+            let mut s = c.take_batch::<N>(ks.k[0]);
+            // Rounds 1..=N each carry one vector of hashing (rounds >= 10 > N); products
+            // are summed in pairs with three-input XORs.
             let mut sums = Sums::<V>::zero();
-            // Rounds 1..=N each carry one vector of hashing (rounds >= 10 > N).
+            let mut pending = Sums::<V>::zero();
             for j in 0..N {
                 let k = ks.k[j + 1];
                 for x in s.iter_mut() {
@@ -734,7 +799,13 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
                     if j == 0 {
                         x = x.xor(V::from_lane0(a));
                     }
-                    sums.mul_add(x, hpow[j], hkar[j]);
+                    let p = Sums::product(x, hpow[j], hkar[j]);
+                    match j {
+                        1 => sums = Sums::sum2(pending, p),
+                        _ if j % 2 == 1 => sums.add2(pending, p),
+                        _ if j == N - 1 => sums.add(p),
+                        _ => pending = p,
+                    }
                 }
             }
             for r in N + 1..R {
@@ -744,7 +815,7 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
                 }
             }
             if src.is_some() {
-                a = sums.fold().reduce();
+                a = sums.reduce();
             }
             let k = ks.k[R];
             for (j, x) in s.iter().enumerate() {

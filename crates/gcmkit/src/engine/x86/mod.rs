@@ -149,6 +149,6 @@ entry_points!(
     avx512,
     "aes,pclmulqdq,sse4.1,avx,avx2,avx512f,avx512bw,avx512vl,vaes,vpclmulqdq",
     Zmm,
-    4,
+    8,
     32
 );

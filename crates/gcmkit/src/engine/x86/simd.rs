@@ -32,6 +32,15 @@ pub(crate) trait Simd: Copy {
     /// XOR of all lanes.
     unsafe fn fold_lanes(self) -> __m128i;
     unsafe fn xor(self, o: Self) -> Self;
+    /// self xor a xor b: one `vpternlogd` where AVX-512 has it (the zmm engine), two XORs
+    /// elsewhere. On the zmm engine every vector op that is not AES competes with AES for
+    /// the two 512-bit ports, so one op instead of two is worth having.
+    unsafe fn xor3(self, a: Self, b: Self) -> Self;
+    /// Dword 0 of lane 0 (the lane-0 counter in integer form).
+    unsafe fn dword0(self) -> u32;
+    /// Dword 3 of every lane = `n` (with `n` = m << 24, adding this to a big-endian
+    /// counter block adds m to its last byte: exact while that byte does not carry).
+    unsafe fn splat_dword3(n: i32) -> Self;
     /// One AES round (SubBytes, ShiftRows, MixColumns, AddRoundKey) per lane.
     unsafe fn aesenc(self, k: Self) -> Self;
     /// The last AES round per lane.
@@ -96,6 +105,18 @@ impl Simd for Xmm {
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         Xmm(_mm_xor_si128(self.0, o.0))
+    }
+    #[inline(always)]
+    unsafe fn xor3(self, a: Self, b: Self) -> Self {
+        Xmm(_mm_xor_si128(self.0, _mm_xor_si128(a.0, b.0)))
+    }
+    #[inline(always)]
+    unsafe fn dword0(self) -> u32 {
+        _mm_cvtsi128_si32(self.0) as u32
+    }
+    #[inline(always)]
+    unsafe fn splat_dword3(n: i32) -> Self {
+        Xmm(_mm_set_epi32(n, 0, 0, 0))
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
@@ -165,6 +186,18 @@ impl Simd for Ymm {
         Ymm(_mm256_xor_si256(self.0, o.0))
     }
     #[inline(always)]
+    unsafe fn xor3(self, a: Self, b: Self) -> Self {
+        Ymm(_mm256_xor_si256(self.0, _mm256_xor_si256(a.0, b.0)))
+    }
+    #[inline(always)]
+    unsafe fn dword0(self) -> u32 {
+        _mm256_cvtsi256_si32(self.0) as u32
+    }
+    #[inline(always)]
+    unsafe fn splat_dword3(n: i32) -> Self {
+        Ymm(_mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0))
+    }
+    #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
         Ymm(_mm256_aesenc_epi128(self.0, k.0))
     }
@@ -232,6 +265,19 @@ impl Simd for Zmm {
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         Zmm(_mm512_xor_si512(self.0, o.0))
+    }
+    #[inline(always)]
+    unsafe fn xor3(self, a: Self, b: Self) -> Self {
+        // Truth table 0x96: the XOR of the three inputs.
+        Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, a.0, b.0))
+    }
+    #[inline(always)]
+    unsafe fn dword0(self) -> u32 {
+        _mm512_cvtsi512_si32(self.0) as u32
+    }
+    #[inline(always)]
+    unsafe fn splat_dword3(n: i32) -> Self {
+        Zmm(_mm512_set_epi32(n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0))
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
