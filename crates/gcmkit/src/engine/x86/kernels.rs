@@ -369,6 +369,24 @@ unsafe fn hash_batch<V: Simd>(key: &HashKey, acc: __m128i, src: *const u8, k: us
     }
 }
 
+/// acc' = (acc + x)·H for one block `x` as loaded from memory.
+#[inline(always)]
+unsafe fn hash_block(key: &HashKey, acc: __m128i, x: __m128i) -> __m128i {
+    unsafe {
+        let x = match key.flavor {
+            Flavor::Ghash => Xmm(x).bswap(),
+            Flavor::Polyval => Xmm(x),
+        };
+        let mut s = Sums::<Xmm>::zero();
+        s.mul_add(
+            x.xor(Xmm(acc)),
+            Xmm::load(power_ptr(key, 1)),
+            Xmm::load(kara_ptr(key, 1)),
+        );
+        s.reduce()
+    }
+}
+
 #[inline(always)]
 fn acc_in(acc: u128) -> __m128i {
     // SAFETY: reads 16 bytes of a u128 (x86 is little-endian: the element's low qword first).
@@ -403,9 +421,8 @@ pub(super) unsafe fn hash_update<V: Simd, const MAXW: usize>(
         }
         let tail = &data[16 * full..];
         if !tail.is_empty() {
-            let mut b = [0u8; 16];
-            b[..tail.len()].copy_from_slice(tail);
-            a = hash_batch::<Xmm>(key, a, b.as_ptr(), 1);
+            let x = V::load_partial(tail.as_ptr(), tail.len()).lane0();
+            a = hash_block(key, a, x);
         }
         *acc = acc_out(a);
     }
@@ -505,21 +522,14 @@ pub(super) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
             off += vb;
         }
         if off < len {
-            // Fewer than LANES blocks left: one block at a time through a stack buffer.
-            let kx = keys::<Xmm>(rk);
-            let mut blk = (off / 16) as u32;
-            while off < len {
-                let mut s = [Xmm::load(kind.add(&ctr, blk).as_ptr())];
-                aes_n(&kx, &mut s);
-                let n = (len - off).min(16);
-                let mut b = [0u8; 16];
-                core::ptr::copy_nonoverlapping(io.src.add(off), b.as_mut_ptr(), n);
-                Xmm::load(b.as_ptr()).xor(s[0]).store(b.as_mut_ptr());
-                core::ptr::copy_nonoverlapping(b.as_ptr(), io.dst.add(off), n);
-                crate::engine::wipe::wipe(&mut b);
-                off += n;
-                blk += 1;
-            }
+            // Fewer than 16·LANES bytes left: one more vector of keystream, partial load
+            // and store (masked on AVX-512).
+            let n = len - off;
+            let mut s = [c.take()];
+            aes_n(&ks, &mut s);
+            V::load_partial(io.src.add(off), n)
+                .xor(s[0])
+                .store_partial(io.dst.add(off), n);
         }
         kind.add(&ctr, len.div_ceil(16) as u32)
     }
@@ -566,7 +576,7 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 /// The caller guarantees `data.len() <= SMALL_DATA` and
 /// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
 #[inline(always)]
-pub(super) unsafe fn gcm_small(
+pub(super) unsafe fn gcm_small<V: Simd>(
     rk: &RoundKeys,
     key: &HashKey,
     y0: &[u8; 16],
@@ -578,10 +588,10 @@ pub(super) unsafe fn gcm_small(
         // E(K, Y0) and the keystream, counters built in registers (no store-to-load
         // round trip through memory), as many AES chains as blocks.
         match data.len().div_ceil(16) + 1 {
-            1 => small::<1>(rk, key, y0, aad, data, decrypt),
-            2 => small::<2>(rk, key, y0, aad, data, decrypt),
-            3 | 4 => small::<4>(rk, key, y0, aad, data, decrypt),
-            _ => small::<8>(rk, key, y0, aad, data, decrypt),
+            1 => small::<V, 1>(rk, key, y0, aad, data, decrypt),
+            2 => small::<V, 2>(rk, key, y0, aad, data, decrypt),
+            3 | 4 => small::<V, 4>(rk, key, y0, aad, data, decrypt),
+            _ => small::<V, 8>(rk, key, y0, aad, data, decrypt),
         }
     }
 }
@@ -589,7 +599,7 @@ pub(super) unsafe fn gcm_small(
 /// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
 /// `*next`) multiplied by the power at `h`/`hk` + 16·b; advances `*next`.
 #[inline(always)]
-unsafe fn absorb_padded(
+unsafe fn absorb_padded<V: Simd>(
     sums: &mut Sums<Xmm>,
     bytes: &[u8],
     h: *const u8,
@@ -610,21 +620,19 @@ unsafe fn absorb_padded(
         }
         let tail = blocks.remainder();
         if !tail.is_empty() {
-            let mut b = [0u8; 16];
-            b[..tail.len()].copy_from_slice(tail);
+            let mut x = Xmm(V::load_partial(tail.as_ptr(), tail.len()).lane0());
+            if flavor == Flavor::Ghash {
+                x = x.bswap();
+            }
             let o = 16 * *next;
-            sums.mul_add(
-                load_elem::<Xmm>(b.as_ptr(), flavor),
-                Xmm::load(h.add(o)),
-                Xmm::load(hk.add(o)),
-            );
+            sums.mul_add(x, Xmm::load(h.add(o)), Xmm::load(hk.add(o)));
             *next += 1;
         }
     }
 }
 
 #[inline(always)]
-unsafe fn small<const N: usize>(
+unsafe fn small<V: Simd, const N: usize>(
     rk: &RoundKeys,
     key: &HashKey,
     y0: &[u8; 16],
@@ -646,9 +654,9 @@ unsafe fn small<const N: usize>(
         let (h, hk) = (power_ptr(key, k), kara_ptr(key, k));
         let mut sums = Sums::<Xmm>::zero();
         let mut next = 0;
-        absorb_padded(&mut sums, aad, h, hk, &mut next, key.flavor);
+        absorb_padded::<V>(&mut sums, aad, h, hk, &mut next, key.flavor);
         if decrypt {
-            absorb_padded(&mut sums, data, h, hk, &mut next, key.flavor);
+            absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
         }
         let mut full = data.chunks_exact_mut(16);
         let mut i = 1;
@@ -658,17 +666,15 @@ unsafe fn small<const N: usize>(
         }
         let tail = full.into_remainder();
         if !tail.is_empty() {
-            let mut b = [0u8; 16];
-            b[..tail.len()].copy_from_slice(tail);
-            Xmm::load(b.as_ptr()).xor(s[i]).store(b.as_mut_ptr());
-            tail.copy_from_slice(&b[..tail.len()]);
-            core::ptr::write_volatile(&mut b, [0u8; 16]);
+            let n = tail.len();
+            let x = Xmm(V::load_partial(tail.as_ptr(), n).lane0()).xor(s[i]);
+            V::from_lane0(x.0).store_partial(tail.as_mut_ptr(), n);
         }
         if !decrypt {
-            absorb_padded(&mut sums, data, h, hk, &mut next, key.flavor);
+            absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
         }
         let len = crate::field::gcm_length_block(aad.len() as u64, data.len() as u64);
-        absorb_padded(&mut sums, &len, h, hk, &mut next, key.flavor);
+        absorb_padded::<V>(&mut sums, &len, h, hk, &mut next, key.flavor);
         let g = sums.reduce();
         // GHASH's output is the byte-reversed element; the tag is that xor E(K, Y0).
         let t = Xmm(g).bswap().xor(s[0]);

@@ -113,7 +113,7 @@ macro_rules! entry_points {
                 data: &mut [u8],
                 decrypt: bool,
             ) -> [u8; 16] {
-                unsafe { kernels::gcm_small(rk, key, y0, aad, data, decrypt) }
+                unsafe { kernels::gcm_small::<$v>(rk, key, y0, aad, data, decrypt) }
             }
 
             /// # Safety

@@ -25,6 +25,27 @@ pub(crate) trait Simd: Copy {
     unsafe fn load(p: *const u8) -> Self;
     /// Stores `16 * LANES` bytes.
     unsafe fn store(self, p: *mut u8);
+    /// Loads the first `n` < 16·LANES bytes at `p`, the rest of the vector zero; never
+    /// touches memory past `p + n`. AVX-512 does this with one masked load; the other
+    /// widths copy through a stack buffer (wiped afterwards: it held data).
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        let mut b = [0u8; 64];
+        core::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n);
+        let v = Self::load(b.as_ptr());
+        crate::engine::wipe::wipe_bytes(&mut b);
+        v
+    }
+    /// Stores the first `n` < 16·LANES bytes of the vector at `p` (nothing past `p + n`).
+    #[inline(always)]
+    unsafe fn store_partial(self, p: *mut u8, n: usize) {
+        let mut b = [0u8; 64];
+        self.store(b.as_mut_ptr());
+        core::ptr::copy_nonoverlapping(b.as_ptr(), p, n);
+        crate::engine::wipe::wipe_bytes(&mut b);
+    }
+    /// Lane 0.
+    unsafe fn lane0(self) -> __m128i;
     /// The same block in every lane.
     unsafe fn broadcast(b: __m128i) -> Self;
     /// `b` in lane 0, zero elsewhere.
@@ -64,6 +85,12 @@ unsafe fn bswap_mask128() -> __m128i {
     _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 }
 
+/// The low `n` bits set (n < 64): the byte mask of an `n`-byte partial vector.
+#[inline(always)]
+fn byte_mask(n: usize) -> u64 {
+    (1u64 << (n & 63)) - 1
+}
+
 #[derive(Clone, Copy)]
 pub(crate) struct Xmm(pub __m128i);
 #[derive(Clone, Copy)]
@@ -97,6 +124,10 @@ impl Simd for Xmm {
     #[inline(always)]
     unsafe fn from_lane0(b: __m128i) -> Self {
         Xmm(b)
+    }
+    #[inline(always)]
+    unsafe fn lane0(self) -> __m128i {
+        self.0
     }
     #[inline(always)]
     unsafe fn fold_lanes(self) -> __m128i {
@@ -173,6 +204,10 @@ impl Simd for Ymm {
     #[inline(always)]
     unsafe fn from_lane0(b: __m128i) -> Self {
         Ymm(_mm256_zextsi128_si256(b))
+    }
+    #[inline(always)]
+    unsafe fn lane0(self) -> __m128i {
+        _mm256_castsi256_si128(self.0)
     }
     #[inline(always)]
     unsafe fn fold_lanes(self) -> __m128i {
@@ -255,6 +290,19 @@ impl Simd for Zmm {
     #[inline(always)]
     unsafe fn from_lane0(b: __m128i) -> Self {
         Zmm(_mm512_zextsi128_si512(b))
+    }
+    #[inline(always)]
+    unsafe fn lane0(self) -> __m128i {
+        _mm512_castsi512_si128(self.0)
+    }
+    #[inline(always)]
+    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
+        // Masked-off bytes are neither read nor able to fault.
+        Zmm(_mm512_maskz_loadu_epi8(byte_mask(n), p.cast()))
+    }
+    #[inline(always)]
+    unsafe fn store_partial(self, p: *mut u8, n: usize) {
+        _mm512_mask_storeu_epi8(p.cast(), byte_mask(n), self.0)
     }
     #[inline(always)]
     unsafe fn fold_lanes(self) -> __m128i {
