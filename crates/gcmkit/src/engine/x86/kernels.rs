@@ -515,23 +515,44 @@ pub(super) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
             }
             off += wb;
         }
-        while off + vb <= len {
-            let mut s = [c.take()];
-            aes_n(&ks, &mut s);
-            V::load(io.src.add(off)).xor(s[0]).store(io.dst.add(off));
-            off += vb;
-        }
-        if off < len {
-            // Fewer than 16·LANES bytes left: one more vector of keystream, partial load
-            // and store (masked on AVX-512).
-            let n = len - off;
-            let mut s = [c.take()];
-            aes_n(&ks, &mut s);
-            V::load_partial(io.src.add(off), n)
-                .xor(s[0])
-                .store_partial(io.dst.add(off), n);
+        // The rest (less than a batch) as one group of G independent AES chains, G the
+        // smallest of 1, 2, 4, 8 that covers it, so short inputs and tails do not run
+        // their vectors one latency chain after another.
+        const { assert!(N <= 8, "the tail groups cover at most 8 vectors") };
+        let rest = io.skip(off);
+        match rest.len.div_ceil(vb) {
+            0 => {}
+            1 => ctr_group::<V, 1>(&ks, &mut c, rest),
+            2 => ctr_group::<V, 2>(&ks, &mut c, rest),
+            3 | 4 => ctr_group::<V, 4>(&ks, &mut c, rest),
+            _ => ctr_group::<V, 8>(&ks, &mut c, rest),
         }
         kind.add(&ctr, len.div_ceil(16) as u32)
+    }
+}
+
+/// dst = src xor the next G vectors of keystream, for `io.len` <= 16·LANES·G bytes (the
+/// last vector may be partial: masked load and store on AVX-512).
+#[inline(always)]
+unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Io) {
+    unsafe {
+        let vb = 16 * V::LANES;
+        let mut s = c.take_batch::<G>(ks.k[0]);
+        aes_n_whitened(ks, &mut s);
+        for (j, x) in s.iter().enumerate() {
+            let o = vb * j;
+            if o >= io.len {
+                break;
+            }
+            let n = io.len - o;
+            if n >= vb {
+                V::load(io.src.add(o)).xor(*x).store(io.dst.add(o));
+            } else {
+                V::load_partial(io.src.add(o), n)
+                    .xor(*x)
+                    .store_partial(io.dst.add(o), n);
+            }
+        }
     }
 }
 
