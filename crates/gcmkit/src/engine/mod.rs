@@ -304,6 +304,31 @@ impl Engine {
         None
     }
 
+    /// Whole AES-GCM-SIV of a small input in one kernel call (key derivation to tag), or
+    /// `None` if the engine has no such kernel or the input is too large for it. With
+    /// `received`, decrypts in place and returns the tag of the plaintext (the caller
+    /// compares); without, encrypts in place and returns the tag.
+    pub(crate) fn siv_small(
+        self,
+        kgk: &RoundKeys,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+        received: Option<&[u8; 16]>,
+    ) -> Option<Result<[u8; 16], crate::Error>> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+            if self != Engine::Portable && blocks <= x86::SIV_SMALL_BLOCKS {
+                return dispatch!(self, None, |m| Some(m::siv_small(
+                    kgk, nonce, aad, data, received
+                )));
+            }
+        }
+        let _ = (kgk, nonce, aad, data, received);
+        None
+    }
+
     /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV
     /// decryption, Le32); in place or from a source to a destination in one pass.
     pub(crate) fn ctr_then_hash(

@@ -17,6 +17,7 @@
 //!   Z ← Z·P^8 ⊕ M[x_i], with Z·P^8 = (Z >> 8) ⊕ R8[low byte of Z] (R8 key-independent).
 //! - `Shoup4`: the same over nibbles (256 B/key + R4).
 //! - `NoTables`: Algorithm 1, bit by bit (16 B/key).
+//!
 //! Tables are built with Algorithm 3: M[128] = H, M[i] = M[2i]·P for the other powers of
 //! two, then M[i + j] = M[i] ⊕ M[j] (8 multiplications by P and 247 additions).
 

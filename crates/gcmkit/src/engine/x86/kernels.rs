@@ -705,6 +705,114 @@ unsafe fn small<V: Simd, const N: usize>(
     }
 }
 
+/// Largest padded AAD + padded message + length block for [`siv_small`], in blocks (one
+/// reduction with H^1..H^8; the message is then at most 7 blocks).
+pub(crate) const SIV_SMALL_BLOCKS: usize = 8;
+
+/// Whole AES-GCM-SIV (RFC 8452) of a small input in one call, so the per-message work
+/// overlaps instead of running as eight kernel calls: DeriveKey's 4 or 6 AES blocks as
+/// independent chains; the encryption key schedule; H^1..H^k (k <= 8) by doubling, in
+/// registers and a stack table; POLYVAL of AAD, plaintext and lengths as one batch with
+/// one reduction; the tag; CTR as one group. The schedule (a serial chain) and the hash
+/// (which needs only the authentication key) are independent until the tag.
+///
+/// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
+/// tag. Decryption: `data` is decrypted in place under the received tag's counter and the
+/// tag of the resulting plaintext is returned: the caller compares (in constant time)
+/// and zeroes `data` on mismatch. The caller guarantees
+/// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
+#[inline(always)]
+pub(super) unsafe fn siv_small<V: Simd>(
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> Result<[u8; 16], crate::Error> {
+    unsafe {
+        // DeriveKey: AES(K, LE32(i) || N), i = 0..5 (blocks 4 and 5 unused for AES-128;
+        // computing them in parallel costs no latency).
+        let mut nb = [0u8; 16];
+        nb[4..].copy_from_slice(nonce);
+        let nonce_block = Xmm::load(nb.as_ptr());
+        let mut d = [Xmm::zero(); 6];
+        for (i, x) in d.iter_mut().enumerate() {
+            *x = nonce_block.add32(Xmm::splat_dword0(i as i32));
+        }
+        aes_n(&keys::<Xmm>(kgk), &mut d);
+        // The first 8 bytes of each block: authentication key, then encryption key.
+        let h = _mm_unpacklo_epi64(d[0].0, d[1].0);
+        let mut enc = [0u8; 32];
+        Xmm(_mm_unpacklo_epi64(d[2].0, d[3].0)).store(enc.as_mut_ptr());
+        Xmm(_mm_unpacklo_epi64(d[4].0, d[5].0)).store(enc.as_mut_ptr().add(16));
+        let enc_len = if kgk.rounds() == 14 { 32 } else { 16 };
+        let mut rk = RoundKeys::empty();
+        let expanded = super::keys::expand_into(&enc[..enc_len], &mut rk);
+        crate::engine::wipe::wipe(&mut enc);
+        expanded?;
+        let ek = keys::<Xmm>(&rk);
+
+        // H^1..H^k in the descending layout of `HashKey` (desc[8 - j] = H^j) with
+        // their Karatsuba helpers, by doubling: depth log2(k) multiplies.
+        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let mut desc = [Xmm::zero(); SIV_SMALL_BLOCKS];
+        let mut kara = [Xmm::zero(); SIV_SMALL_BLOCKS];
+        let top = SIV_SMALL_BLOCKS;
+        desc[top - 1] = Xmm(h);
+        let mut have = 1;
+        while have < k {
+            let hh = desc[top - have];
+            let upto = (2 * have).min(k);
+            for j in 1..=upto - have {
+                let mut p = Sums::<Xmm>::zero();
+                let hj = desc[top - j];
+                p.mul_add(hh, hj, hj.xor(hj.swap64()));
+                desc[top - have - j] = Xmm(p.reduce());
+            }
+            have = upto;
+        }
+        for j in top - k..top {
+            kara[j] = desc[j].xor(desc[j].swap64());
+        }
+        let hp: *const u8 = desc.as_ptr().add(top - k).cast();
+        let hk: *const u8 = kara.as_ptr().add(top - k).cast();
+
+        // CTR starts at the tag with bit 127 set.
+        let counter_of = |tag: Xmm| -> [u8; 16] {
+            let mut c = [0u8; 16];
+            Xmm(_mm_or_si128(tag.0, _mm_set_epi32(i32::MIN, 0, 0, 0))).store(c.as_mut_ptr());
+            c
+        };
+        if let Some(t) = received {
+            ctr_xor_io::<V, 8>(&rk, Counter::Le32, counter_of(Xmm::load(t.as_ptr())), Io::in_place(data));
+        }
+        let mut sums = Sums::<Xmm>::zero();
+        let mut next = 0;
+        absorb_padded::<V>(&mut sums, aad, hp, hk, &mut next, Flavor::Polyval);
+        absorb_padded::<V>(&mut sums, data, hp, hk, &mut next, Flavor::Polyval);
+        let len = crate::field::siv_length_block(aad.len() as u64, data.len() as u64);
+        absorb_padded::<V>(&mut sums, &len, hp, hk, &mut next, Flavor::Polyval);
+        // S = POLYVAL xor (N || 0^32) with bit 127 cleared; TAG = AES(K_enc, S).
+        let mut n0 = [0u8; 16];
+        n0[..12].copy_from_slice(nonce);
+        let mut s = [Xmm(_mm_and_si128(
+            Xmm(sums.reduce()).xor(Xmm::load(n0.as_ptr())).0,
+            _mm_set_epi32(0x7fff_ffff, -1, -1, -1),
+        ))];
+        aes_n(&ek, &mut s);
+        if received.is_none() {
+            ctr_xor_io::<V, 8>(&rk, Counter::Le32, counter_of(s[0]), Io::in_place(data));
+        }
+        // The powers are key material: overwrite the stack copies.
+        for x in desc.iter_mut().chain(kara.iter_mut()) {
+            core::ptr::write_volatile(x, Xmm::zero());
+        }
+        let mut tag = [0u8; 16];
+        s[0].store(tag.as_mut_ptr());
+        Ok(tag)
+    }
+}
+
 /// Which data the stitched kernel hashes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Hash {

@@ -9,7 +9,7 @@ mod kernels;
 mod keys;
 pub(crate) mod simd;
 
-pub(crate) use kernels::{Hash, Io, SMALL_DATA, SMALL_HASHED};
+pub(crate) use kernels::{Hash, Io, SIV_SMALL_BLOCKS, SMALL_DATA, SMALL_HASHED};
 
 /// Runtime feature checks, one per engine.
 #[cfg(feature = "std")]
@@ -114,6 +114,19 @@ macro_rules! entry_points {
                 decrypt: bool,
             ) -> [u8; 16] {
                 unsafe { kernels::gcm_small::<$v>(rk, key, y0, aad, data, decrypt) }
+            }
+
+            /// # Safety
+            /// The CPU must support this engine's features; sizes as `kernels::siv_small`.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn siv_small(
+                kgk: &RoundKeys,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                data: &mut [u8],
+                received: Option<&[u8; 16]>,
+            ) -> Result<[u8; 16], crate::Error> {
+                unsafe { kernels::siv_small::<$v>(kgk, nonce, aad, data, received) }
             }
 
             /// # Safety
