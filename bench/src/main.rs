@@ -12,6 +12,7 @@
 mod clock;
 mod paper;
 mod peers;
+mod ports;
 
 use peers::{Alg, Candidate, Op};
 use std::time::Instant;
@@ -71,6 +72,10 @@ fn main() {
             args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
             ghz,
         );
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("ports") {
+        ports::run();
         return;
     }
     if args.get(1).map(String::as_str) == Some("focus") {
