@@ -9,6 +9,11 @@ use crate::field::{soft as field_soft, HashKey};
 pub enum Counter {
     /// GCM: last 4 bytes, big-endian.
     Be32,
+    /// As `Be32`, from a *public* starting block: GCM with a 96-bit IV, where Y0 = IV || 1.
+    /// Kernels may then branch on the counter's value (they batch increments while the
+    /// last byte cannot carry). With other IV lengths Y0 = GHASH_H(IV) depends on the key,
+    /// so `Be32` is used and nothing branches on it.
+    Be32Public,
     /// AES-GCM-SIV: first 4 bytes, little-endian.
     Le32,
 }
@@ -19,7 +24,7 @@ impl Counter {
     pub fn add(self, block: &[u8; 16], n: u32) -> [u8; 16] {
         let mut b = *block;
         match self {
-            Counter::Be32 => {
+            Counter::Be32 | Counter::Be32Public => {
                 let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(n);
                 b[12..].copy_from_slice(&c.to_be_bytes());
             }

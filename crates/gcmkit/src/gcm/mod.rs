@@ -88,6 +88,16 @@ impl GcmKey {
         Ok(acc.to_be_bytes())
     }
 
+    /// The counter kind for a nonce: `Be32Public` for 96-bit IVs (Y0 = IV || 1 is public),
+    /// `Be32` otherwise (Y0 = GHASH_H(IV) depends on the key: no kernel may branch on it).
+    pub(crate) fn counter_kind(iv: &[u8]) -> Counter {
+        if iv.len() == 12 {
+            Counter::Be32Public
+        } else {
+            Counter::Be32
+        }
+    }
+
     /// E(K, Y0), which masks the hash into the tag.
     pub(crate) fn tag_mask(&self, y0: &[u8; 16]) -> [u8; 16] {
         let mut b = [*y0];
@@ -154,7 +164,7 @@ impl GcmKey {
         self.engine.ctr_then_hash(
             &self.aes,
             &self.h,
-            Counter::Be32,
+            Self::counter_kind(iv),
             Counter::Be32.add(&y0, 1),
             &mut acc,
             data,
@@ -197,7 +207,7 @@ impl GcmKey {
                 self.engine.hash_then_ctr(
                     &self.aes,
                     &self.h,
-                    Counter::Be32,
+                    Self::counter_kind(iv),
                     Counter::Be32.add(&y0, 1),
                     &mut acc,
                     data.reborrow(),

@@ -39,6 +39,8 @@ struct Stream<'k> {
     key: &'k GcmKey,
     tag_len: usize,
     y0: [u8; 16],
+    /// Public start counter (96-bit IV) or not: see `Counter::Be32Public`.
+    kind: Counter,
     ctr: [u8; 16],
     acc: u128,
     aad_len: u64,
@@ -66,6 +68,7 @@ impl<'k> Stream<'k> {
             key,
             tag_len: gcm.tag_len,
             y0,
+            kind: super::GcmKey::counter_kind(nonce),
             ctr: Counter::Be32.add(&y0, 1),
             acc: 0,
             aad_len: 0,
@@ -151,7 +154,7 @@ impl<'k> Stream<'k> {
                 e.hash_then_ctr(
                     &k.aes,
                     &k.h,
-                    Counter::Be32,
+                    self.kind,
                     self.ctr,
                     &mut self.acc,
                     crate::engine::Data::InPlace(run),
@@ -160,7 +163,7 @@ impl<'k> Stream<'k> {
                 e.ctr_then_hash(
                     &k.aes,
                     &k.h,
-                    Counter::Be32,
+                    self.kind,
                     self.ctr,
                     &mut self.acc,
                     crate::engine::Data::InPlace(run),
