@@ -78,18 +78,15 @@ fn maybe_detach<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Sen
 }
 
 /// Writes `data` into a writable bytes-like `out` of exactly that length.
-fn write_out(out: &Bound<'_, PyAny>, data: &[u8]) -> PyResult<usize> {
+fn write_out(out: &Bound<'_, PyAny>, data: &Bound<'_, PyBytes>) -> PyResult<usize> {
     let n = out.len()?;
-    if n != data.len() {
+    let need = data.as_bytes().len();
+    if n != need {
         return Err(PyValueError::new_err(format!(
-            "out has {n} bytes, {} needed",
-            data.len()
+            "out has {n} bytes, {need} needed"
         )));
     }
-    out.set_item(
-        PySlice::new(out.py(), 0, n as isize, 1),
-        PyBytes::new(out.py(), data),
-    )?;
+    out.set_item(PySlice::new(out.py(), 0, n as isize, 1), data)?;
     Ok(n)
 }
 
@@ -206,27 +203,6 @@ impl Aead for GcmSiv2015 {
     }
 }
 
-fn seal_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(data.len() + c.tag_len());
-    out.extend_from_slice(data);
-    let tag = c.seal(nonce, aad, &mut out)?;
-    out.extend_from_slice(tag.as_ref());
-    Ok(out)
-}
-
-fn open_vec(c: &dyn Aead, nonce: &[u8], data: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-    let n = data
-        .len()
-        .checked_sub(c.tag_len())
-        .ok_or(Error::CiphertextTooShort {
-            len: data.len(),
-            min: c.tag_len(),
-        })?;
-    let mut out = data[..n].to_vec();
-    c.open(nonce, aad, &mut out, &data[n..])?;
-    Ok(out)
-}
-
 fn encrypt(
     py: Python<'_>,
     c: &dyn Aead,
@@ -282,6 +258,12 @@ fn decrypt(
     Ok(out.unbind())
 }
 
+// The `_into` forms build the result as one bytes object (written by the kernel in one
+// pass, as `encrypt` does) and copy it into `out` with one slice assignment. Writing into
+// `out` directly would need the buffer protocol, which the Python 3.9 stable ABI this
+// wheel targets does not have, or raw FFI writes (unsafe code outside the engine
+// modules, which the project's standards rule out). On a failed decryption `out` is not
+// touched.
 fn encrypt_into(
     py: Python<'_>,
     c: &dyn Aead,
@@ -290,13 +272,8 @@ fn encrypt_into(
     aad: Option<&Bound<'_, PyAny>>,
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
-    let (n, d, a) = (
-        bytes_like(nonce, "nonce")?,
-        bytes_like(data, "data")?,
-        opt_bytes(aad, "associated_data")?,
-    );
-    let v = maybe_detach(py, d.len(), || seal_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
-    write_out(out, &v)
+    let ct = encrypt(py, c, nonce, data, aad)?;
+    write_out(out, ct.bind(py))
 }
 
 fn decrypt_into(
@@ -307,13 +284,8 @@ fn decrypt_into(
     aad: Option<&Bound<'_, PyAny>>,
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
-    let (n, d, a) = (
-        bytes_like(nonce, "nonce")?,
-        bytes_like(data, "data")?,
-        opt_bytes(aad, "associated_data")?,
-    );
-    let v = maybe_detach(py, d.len(), || open_vec(c, &n, &d, &a)).map_err(|e| to_py(py, e))?;
-    write_out(out, &v)
+    let pt = decrypt(py, c, nonce, data, aad)?;
+    write_out(out, pt.bind(py))
 }
 
 /// Generates the four AEAD methods on a pyclass holding `inner`.

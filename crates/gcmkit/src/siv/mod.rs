@@ -378,7 +378,9 @@ impl AesGcmSiv {
             got: tag.len(),
             expected: "16",
         })?;
-        if let Some(expected) = self.engine.siv_small(&self.kgk, nonce, aad, buf, Some(received))
+        if let Some(expected) = self
+            .engine
+            .siv_small(&self.kgk, nonce, aad, buf, Some(received))
         {
             return if Tag::truncate(expected?, TAG_LEN).ct_eq_slice(received) {
                 Ok(())

@@ -790,7 +790,12 @@ pub(super) unsafe fn siv_small<V: Simd>(
             c
         };
         if let Some(t) = received {
-            ctr_xor_io::<V, 8>(&rk, Counter::Le32, counter_of(Xmm::load(t.as_ptr())), Io::in_place(data));
+            ctr_xor_io::<V, 8>(
+                &rk,
+                Counter::Le32,
+                counter_of(Xmm::load(t.as_ptr())),
+                Io::in_place(data),
+            );
         }
         let mut sums = Sums::<Xmm>::zero();
         let mut next = 0;

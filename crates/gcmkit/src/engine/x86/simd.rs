@@ -325,7 +325,9 @@ impl Simd for Zmm {
     }
     #[inline(always)]
     unsafe fn splat_dword3(n: i32) -> Self {
-        Zmm(_mm512_set_epi32(n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0))
+        Zmm(_mm512_set_epi32(
+            n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0,
+        ))
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
