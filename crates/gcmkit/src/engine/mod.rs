@@ -329,6 +329,54 @@ impl Engine {
         None
     }
 
+    /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter mode
+    /// from the block after `y0` with the ciphertext hashed (the output when encrypting,
+    /// the input when decrypting), the length block and E(K, Y0). One kernel call on the
+    /// x86 engines; the same steps one by one on the portable engine.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn gcm_whole(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        kind: Counter,
+        y0: &[u8; 16],
+        aad: &[u8],
+        mut data: Data<'_>,
+        decrypt: bool,
+    ) -> [u8; 16] {
+        let len = data.dst().len();
+        dispatch!(
+            self,
+            {
+                let mut acc = 0u128;
+                self.hash_update(h, &mut acc, aad);
+                self.ctr_and_hash(keys, h, kind, kind.add(y0, 1), &mut acc, data, decrypt);
+                let lb = crate::field::gcm_length_block(aad.len() as u64, len as u64);
+                self.hash_update(h, &mut acc, &lb);
+                let mut m = [*y0];
+                self.encrypt_blocks(keys, &mut m);
+                let mut t = acc.to_be_bytes();
+                for (t, m) in t.iter_mut().zip(m[0].iter()) {
+                    *t ^= m;
+                }
+                t
+            },
+            |m| m::gcm_whole(
+                keys,
+                h,
+                kind,
+                y0,
+                aad,
+                data.io(),
+                if decrypt {
+                    x86::Hash::Input
+                } else {
+                    x86::Hash::Output
+                }
+            )
+        )
+    }
+
     /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV
     /// decryption, Le32); in place or from a source to a destination in one pass.
     pub(crate) fn ctr_then_hash(

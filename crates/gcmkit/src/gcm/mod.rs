@@ -159,17 +159,15 @@ impl GcmKey {
         {
             return Ok(t);
         }
-        let mut acc = 0u128;
-        self.engine.hash_update(&self.h, &mut acc, aad);
-        self.engine.ctr_then_hash(
+        Ok(self.engine.gcm_whole(
             &self.aes,
             &self.h,
             Self::counter_kind(iv),
-            Counter::Be32.add(&y0, 1),
-            &mut acc,
+            &y0,
+            aad,
             data,
-        );
-        Ok(self.finish(&y0, acc, aad.len(), len))
+            false,
+        ))
     }
 
     /// Decrypts `buf` in place if `tag` (a prefix of the full tag, length checked by the
@@ -201,19 +199,15 @@ impl GcmKey {
             .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, true)
         {
             Some(t) => t,
-            None => {
-                let mut acc = 0u128;
-                self.engine.hash_update(&self.h, &mut acc, aad);
-                self.engine.hash_then_ctr(
-                    &self.aes,
-                    &self.h,
-                    Self::counter_kind(iv),
-                    Counter::Be32.add(&y0, 1),
-                    &mut acc,
-                    data.reborrow(),
-                );
-                self.finish(&y0, acc, aad.len(), len)
-            }
+            None => self.engine.gcm_whole(
+                &self.aes,
+                &self.h,
+                Self::counter_kind(iv),
+                &y0,
+                aad,
+                data.reborrow(),
+                true,
+            ),
         };
         if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             Ok(())

@@ -103,6 +103,21 @@ macro_rules! entry_points {
             }
 
             /// # Safety
+            /// The CPU must support this engine's features.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn gcm_whole(
+                rk: &RoundKeys,
+                key: &HashKey,
+                kind: Counter,
+                y0: &[u8; 16],
+                aad: &[u8],
+                io: kernels::Io,
+                what: kernels::Hash,
+            ) -> [u8; 16] {
+                unsafe { kernels::gcm_whole::<$v, $n, $maxw>(rk, key, kind, y0, aad, io, what) }
+            }
+
+            /// # Safety
             /// The CPU must support this engine's features; sizes as `kernels::gcm_small`.
             #[target_feature(enable = $features)]
             pub(crate) unsafe fn gcm_small(
