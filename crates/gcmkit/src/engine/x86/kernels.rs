@@ -711,15 +711,17 @@ unsafe fn small<V: Simd, const N: usize>(
     }
 }
 
-/// Largest padded AAD + padded message + length block for [`siv_small`], in blocks (one
-/// reduction with H^1..H^8; the message is then at most 7 blocks).
-pub(crate) const SIV_SMALL_BLOCKS: usize = 8;
+/// Largest padded AAD + padded message + length block for [`siv_small`], in blocks (1 KiB):
+/// beyond it the stitched decryption and more powers per reduction pay for their set-up.
+pub(crate) const SIV_SMALL_BLOCKS: usize = 64;
+/// Blocks per reduction in [`siv_small`] (powers computed per message: 7 multiplies).
+const SIV_GROUP: usize = 8;
 
 /// Whole AES-GCM-SIV (RFC 8452) of a small input in one call, so the per-message work
 /// overlaps instead of running as eight kernel calls: DeriveKey's 4 or 6 AES blocks as
-/// independent chains; the encryption key schedule; H^1..H^k (k <= 8) by doubling, in
-/// registers and a stack table; POLYVAL of AAD, plaintext and lengths as one batch with
-/// one reduction; the tag; CTR as one group. The schedule (a serial chain) and the hash
+/// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
+/// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
+/// blocks; the tag; CTR. The schedule (a serial chain) and the hash
 /// (which needs only the authentication key) are independent until the tag.
 ///
 /// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
@@ -758,30 +760,29 @@ pub(super) unsafe fn siv_small<V: Simd>(
         expanded?;
         let ek = keys::<Xmm>(&rk);
 
-        // H^1..H^k in the descending layout of `HashKey` (desc[8 - j] = H^j) with
-        // their Karatsuba helpers, by doubling: depth log2(k) multiplies.
-        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-        let mut desc = [Xmm::zero(); SIV_SMALL_BLOCKS];
-        let mut kara = [Xmm::zero(); SIV_SMALL_BLOCKS];
-        let top = SIV_SMALL_BLOCKS;
-        desc[top - 1] = Xmm(h);
+        // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, with their Karatsuba
+        // helpers, by doubling: depth log2(kp) multiplies.
+        let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
+        let total = ab + db + 1;
+        let kp = total.min(SIV_GROUP);
+        let mut pw = [Xmm::zero(); SIV_GROUP];
+        let mut kara = [Xmm::zero(); SIV_GROUP];
+        pw[0] = Xmm(h);
         let mut have = 1;
-        while have < k {
-            let hh = desc[top - have];
-            let upto = (2 * have).min(k);
+        while have < kp {
+            let hh = pw[have - 1];
+            let upto = (2 * have).min(kp);
             for j in 1..=upto - have {
                 let mut p = Sums::<Xmm>::zero();
-                let hj = desc[top - j];
+                let hj = pw[j - 1];
                 p.mul_add(hh, hj, hj.xor(hj.swap64()));
-                desc[top - have - j] = Xmm(p.reduce());
+                pw[have + j - 1] = Xmm(p.reduce());
             }
             have = upto;
         }
-        for j in top - k..top {
-            kara[j] = desc[j].xor(desc[j].swap64());
+        for j in 0..kp {
+            kara[j] = pw[j].xor(pw[j].swap64());
         }
-        let hp: *const u8 = desc.as_ptr().add(top - k).cast();
-        let hk: *const u8 = kara.as_ptr().add(top - k).cast();
 
         // CTR starts at the tag with bit 127 set.
         let counter_of = |tag: Xmm| -> [u8; 16] {
@@ -797,17 +798,50 @@ pub(super) unsafe fn siv_small<V: Simd>(
                 Io::in_place(data),
             );
         }
-        let mut sums = Sums::<Xmm>::zero();
-        let mut next = 0;
-        absorb_padded::<V>(&mut sums, aad, hp, hk, &mut next, Flavor::Polyval);
-        absorb_padded::<V>(&mut sums, data, hp, hk, &mut next, Flavor::Polyval);
+        // POLYVAL of pad16(AAD) || pad16(plaintext) || lengths: `total` blocks in groups
+        // of up to SIV_GROUP, each one aggregated batch (block i of a group ending at
+        // `end` times H^(end - i)) with one reduction; the running value enters each
+        // group's first block (Horner over groups).
         let len = crate::field::siv_length_block(aad.len() as u64, data.len() as u64);
-        absorb_padded::<V>(&mut sums, &len, hp, hk, &mut next, Flavor::Polyval);
+        let mut acc = Xmm::zero();
+        {
+            let plain: &[u8] = data;
+            let block = |i: usize| -> Xmm {
+                let (src, off) = if i < ab {
+                    (aad, 16 * i)
+                } else if i < ab + db {
+                    (plain, 16 * (i - ab))
+                } else {
+                    (&len[..], 0)
+                };
+                let n = (src.len() - off).min(16);
+                if n == 16 {
+                    Xmm::load(src.as_ptr().add(off))
+                } else {
+                    Xmm(V::load_partial(src.as_ptr().add(off), n).lane0())
+                }
+            };
+            let mut b = 0;
+            while b < total {
+                let end = (b + SIV_GROUP).min(total);
+                let mut sums = Sums::<Xmm>::zero();
+                for i in b..end {
+                    let mut x = block(i);
+                    if i == b {
+                        x = x.xor(acc);
+                    }
+                    let e = end - i;
+                    sums.mul_add(x, pw[e - 1], kara[e - 1]);
+                }
+                acc = Xmm(sums.reduce());
+                b = end;
+            }
+        }
         // S = POLYVAL xor (N || 0^32) with bit 127 cleared; TAG = AES(K_enc, S).
         let mut n0 = [0u8; 16];
         n0[..12].copy_from_slice(nonce);
         let mut s = [Xmm(_mm_and_si128(
-            Xmm(sums.reduce()).xor(Xmm::load(n0.as_ptr())).0,
+            acc.xor(Xmm::load(n0.as_ptr())).0,
             _mm_set_epi32(0x7fff_ffff, -1, -1, -1),
         ))];
         aes_n(&ek, &mut s);
@@ -815,7 +849,7 @@ pub(super) unsafe fn siv_small<V: Simd>(
             ctr_xor_io::<V, 8>(&rk, Counter::Le32, counter_of(s[0]), Io::in_place(data));
         }
         // The powers are key material: overwrite the stack copies.
-        for x in desc.iter_mut().chain(kara.iter_mut()) {
+        for x in pw.iter_mut().chain(kara.iter_mut()) {
             core::ptr::write_volatile(x, Xmm::zero());
         }
         let mut tag = [0u8; 16];
