@@ -139,7 +139,38 @@ fn main() {
     }
     let ipi = ipi_rows(&engines);
     let extra = incremental_gmac();
-    report::write(&out_dir, ghz, &rows, &ipi, &args.join(" "), &extra);
+    let pairs = paired_ratios();
+    report::write(&out_dir, ghz, &rows, &ipi, &pairs, &args.join(" "), &extra);
+}
+
+/// The issue's targets that compare two of gcmkit's own rows (AES-GCM against AES-CTR,
+/// AES-GCM-SIV against AES-GCM, GMAC against AES-GCM, POLYVAL against GHASH), each
+/// measured as a pair in one race on the best engine at 16 KiB: rows are measured seconds
+/// apart, and on this shared core whole rows move together, so a ratio of two rows can
+/// swing where a ratio within one race does not. Returns (key, A rate / B rate).
+pub fn paired_ratios() -> Vec<(&'static str, f64)> {
+    let best = [gcmkit::Engine::best()];
+    let pairs = [
+        ("gcm/ctr", (Alg::Aes128Gcm, Op::Encrypt), (Alg::Ctr, Op::Encrypt)),
+        ("siv/gcm encrypt", (Alg::Aes128GcmSiv, Op::Encrypt), (Alg::Aes128Gcm, Op::Encrypt)),
+        ("siv/gcm decrypt", (Alg::Aes128GcmSiv, Op::Decrypt), (Alg::Aes128Gcm, Op::Decrypt)),
+        ("gmac/gcm", (Alg::Gmac, Op::Encrypt), (Alg::Aes128Gcm, Op::Encrypt)),
+        ("polyval/ghash", (Alg::Polyval, Op::Encrypt), (Alg::Ghash, Op::Encrypt)),
+    ];
+    let size = 16384;
+    pairs
+        .iter()
+        .map(|&(key, (aa, oa), (ab, ob))| {
+            let mut cands: Vec<Candidate> = peers::candidates(aa, oa, size, &best)
+                .into_iter()
+                .chain(peers::candidates(ab, ob, size, &best))
+                .filter(|c| c.name.starts_with("gcmkit"))
+                .collect();
+            let g = race(&mut cands, size);
+            eprintln!("pair {key}: {:.2} / {:.2} GB/s", g[0], g[1]);
+            (key, g[0] / g[1])
+        })
+        .collect()
 }
 
 fn fmt_results(r: &[(String, f64)]) -> String {
@@ -257,7 +288,15 @@ mod report {
         (pick(true), pick(false))
     }
 
-    pub fn write(dir: &str, ghz: f64, rows: &[Row], ipi: &[Row], cmd: &str, extra: &str) {
+    pub fn write(
+        dir: &str,
+        ghz: f64,
+        rows: &[Row],
+        ipi: &[Row],
+        pairs: &[(&str, f64)],
+        cmd: &str,
+        extra: &str,
+    ) {
         std::fs::create_dir_all(dir).unwrap();
         let json = serde_json::json!({
             "clock_ghz": ghz,
@@ -334,7 +373,7 @@ mod report {
             let _ = writeln!(md, "- **{}**: {}; {ratio}", r.alg, cells.join(", "));
         }
         let _ = writeln!(md, "\n## Incremental GMAC\n\n{extra}");
-        targets(&mut md, rows, ipi);
+        targets(&mut md, rows, ipi, pairs);
         if let Ok(notes) =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/engines-notes.md"))
         {
@@ -359,8 +398,14 @@ mod report {
     }
 
     /// Issue 3's targets, evaluated on this run.
-    fn targets(md: &mut String, rows: &[Row], ipi: &[Row]) {
+    fn targets(md: &mut String, rows: &[Row], ipi: &[Row], pairs: &[(&str, f64)]) {
         let mut t: Vec<(String, f64, f64)> = Vec::new();
+        let pair = |k: &str| {
+            pairs
+                .iter()
+                .find(|p| p.0 == k)
+                .map_or(f64::NAN, |p| p.1)
+        };
         let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) if b > 0.0 => a / b,
             _ => f64::NAN,
@@ -412,11 +457,8 @@ mod report {
             2.0,
         ));
         t.push((
-            "AES-128-GCM encrypt / gcmkit AES-CTR rate, 16 KiB".into(),
-            ratio(
-                get(rows, "AES-128-GCM", "encrypt", 16384, "gcmkit"),
-                get(rows, "AES-128-CTR", "encrypt", 16384, "gcmkit"),
-            ),
+            "AES-128-GCM encrypt / gcmkit AES-CTR rate, 16 KiB (paired)".into(),
+            pair("gcm/ctr"),
             0.85,
         ));
         t.push((
@@ -429,38 +471,31 @@ mod report {
         ));
         // Time ratios, inverted so that "higher is better" holds for every row.
         t.push((
-            "1.5 x GCM encrypt time / SIV encrypt time, 16 KiB (SIV within 1.5x)".into(),
-            1.5 * ratio(
-                get(rows, "AES-128-GCM-SIV", "encrypt", 16384, "gcmkit"),
-                get(rows, "AES-128-GCM", "encrypt", 16384, "gcmkit"),
-            ),
+            "1.5 x GCM encrypt time / SIV encrypt time, 16 KiB (SIV within 1.5x; paired)".into(),
+            1.5 * pair("siv/gcm encrypt"),
             1.0,
         ));
         t.push((
-            "1.1 x GCM decrypt time / SIV decrypt time, 16 KiB (SIV within 1.1x)".into(),
-            1.1 * ratio(
-                get(rows, "AES-128-GCM-SIV", "decrypt", 16384, "gcmkit"),
-                get(rows, "AES-128-GCM", "decrypt", 16384, "gcmkit"),
-            ),
+            "1.1 x GCM decrypt time / SIV decrypt time, 16 KiB (SIV within 1.1x; paired)".into(),
+            1.1 * pair("siv/gcm decrypt"),
             1.0,
         ));
         t.push((
-            "GMAC / AES-128-GCM encrypt rate, 16 KiB".into(),
-            ratio(
-                get(rows, "AES-128-GMAC", "encrypt", 16384, "gcmkit"),
-                get(rows, "AES-128-GCM", "encrypt", 16384, "gcmkit"),
-            ),
+            "GMAC / AES-128-GCM encrypt rate, 16 KiB (paired)".into(),
+            pair("gmac/gcm"),
             2.5,
         ));
         t.push((
-            "POLYVAL / GHASH rate, 16 KiB".into(),
-            ratio(
-                get(rows, "POLYVAL", "encrypt", 16384, "gcmkit"),
-                get(rows, "GHASH", "encrypt", 16384, "gcmkit"),
-            ),
+            "POLYVAL / GHASH rate, 16 KiB (paired)".into(),
+            pair("polyval/ghash"),
             1.0,
         ));
         let _ = writeln!(md, "\n## Targets of the engines issue, on this run\n");
+        let _ = writeln!(
+            md,
+            "Rows marked *paired* compare two of gcmkit's own operations measured together in one \
+             race (16 KiB, best engine), not two rows measured seconds apart.\n"
+        );
         let _ = writeln!(md, "| target | measured | goal | |\n|---|---:|---:|---|");
         let met = t.iter().filter(|x| x.1 >= x.2).count();
         for (name, r, goal) in &t {
