@@ -29,6 +29,11 @@ pub const SIZES: &[usize] = &[16, 64, 256, 576, 1500, 8192, 16384, 1 << 20];
 
 /// GB/s of each candidate: the fastest of `SAMPLES` short samples, taken round-robin.
 fn race(cands: &mut [Candidate], bytes: usize) -> Vec<f64> {
+    race_with(cands, bytes, SAMPLES, SAMPLE_MS)
+}
+
+/// [`race`] with a given sample count and sample length (ms).
+fn race_with(cands: &mut [Candidate], bytes: usize, samples: usize, sample_ms: f64) -> Vec<f64> {
     // Calibrate: iterations per sample for each candidate.
     let iters: Vec<u64> = cands
         .iter_mut()
@@ -40,11 +45,11 @@ fn race(cands: &mut [Candidate], bytes: usize) -> Vec<f64> {
                 n += 1;
             }
             let per = t.elapsed().as_secs_f64() / n as f64;
-            ((SAMPLE_MS / 1000.0) / per).ceil().max(1.0) as u64
+            ((sample_ms / 1000.0) / per).ceil().max(1.0) as u64
         })
         .collect();
     let mut best = vec![0f64; cands.len()];
-    for _ in 0..SAMPLES {
+    for _ in 0..samples {
         for (i, c) in cands.iter_mut().enumerate() {
             let t = Instant::now();
             for _ in 0..iters[i] {
@@ -536,29 +541,7 @@ fn focus(args: &[String]) {
         .collect();
     for size in args[2..].iter().filter_map(|s| s.parse::<usize>().ok()) {
         let mut cands = peers::candidates(alg, op, size, &engines);
-        let iters: Vec<u64> = cands
-            .iter_mut()
-            .map(|c| {
-                let t = Instant::now();
-                let mut n = 0u64;
-                while t.elapsed().as_secs_f64() < 0.002 || n < 3 {
-                    (c.run)();
-                    n += 1;
-                }
-                (0.0003 / (t.elapsed().as_secs_f64() / n as f64)).ceil().max(1.0) as u64
-            })
-            .collect();
-        let mut best = vec![0f64; cands.len()];
-        for _ in 0..300 {
-            for (i, c) in cands.iter_mut().enumerate() {
-                let t = Instant::now();
-                for _ in 0..iters[i] {
-                    (c.run)();
-                }
-                let g = size as f64 * iters[i] as f64 / t.elapsed().as_secs_f64() / 1e9;
-                best[i] = best[i].max(g);
-            }
-        }
+        let best = race_with(&mut cands, size, 300, 0.3);
         let peer = cands
             .iter()
             .zip(&best)
