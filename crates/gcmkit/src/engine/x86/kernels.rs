@@ -30,8 +30,11 @@
 //! of the same batch's input (decryption: the ciphertext is known up front) or of the
 //! previous batch's output (encryption). The two instruction streams are independent, so
 //! the core may overlap them. Measured (`make bench`, docs/perf/engines.md): stitching
-//! beats two separate passes (AVX-512, 16 KiB: 9.2 vs 6.8 GB/s), but the overlap is
-//! partial: AES-GCM runs at about half the CTR-only rate; see the notes there.
+//! beats two separate passes (AVX-512, 16 KiB: 9.2 vs 6.8 GB/s at the time), and AES-GCM
+//! now runs at about 0.8 of the CTR-only rate. On the benchmark machine (Sapphire Rapids)
+//! AES goes to one 512-bit port and CLMUL and shuffles to the other, with XORs on either
+//! (`gcmkit-bench ports`), which bounds AES-GCM near 0.94 of CTR: that is why XORs are
+//! merged three at a time and counters avoid per-vector byte reversals.
 
 use super::simd::{Simd, Xmm};
 use crate::aes::RoundKeys;
