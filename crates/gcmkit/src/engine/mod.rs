@@ -351,15 +351,7 @@ impl Engine {
                 let mut acc = 0u128;
                 self.hash_update(h, &mut acc, aad);
                 self.ctr_and_hash(keys, h, kind, kind.add(y0, 1), &mut acc, data, decrypt);
-                let lb = crate::field::gcm_length_block(aad.len() as u64, len as u64);
-                self.hash_update(h, &mut acc, &lb);
-                let mut m = [*y0];
-                self.encrypt_blocks(keys, &mut m);
-                let mut t = acc.to_be_bytes();
-                for (t, m) in t.iter_mut().zip(m[0].iter()) {
-                    *t ^= m;
-                }
-                t
+                self.gcm_finish(keys, h, y0, acc, aad.len(), len)
             },
             |m| m::gcm_whole(
                 keys,
@@ -375,6 +367,28 @@ impl Engine {
                 }
             )
         )
+    }
+
+    /// The GCM tag (before truncation) from the GHASH accumulator of AAD and ciphertext:
+    /// absorbs the length block, then XORs E(K, Y0).
+    pub(crate) fn gcm_finish(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        y0: &[u8; 16],
+        mut acc: u128,
+        aad_len: usize,
+        data_len: usize,
+    ) -> [u8; 16] {
+        let lb = crate::field::gcm_length_block(aad_len as u64, data_len as u64);
+        self.hash_update(h, &mut acc, &lb);
+        let mut m = [*y0];
+        self.encrypt_blocks(keys, &mut m);
+        let mut t = acc.to_be_bytes();
+        for (t, m) in t.iter_mut().zip(m[0].iter()) {
+            *t ^= m;
+        }
+        t
     }
 
     /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV

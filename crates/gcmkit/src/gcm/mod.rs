@@ -124,18 +124,12 @@ impl GcmKey {
     pub(crate) fn finish(
         &self,
         y0: &[u8; 16],
-        mut acc: u128,
+        acc: u128,
         aad_len: usize,
         data_len: usize,
     ) -> [u8; 16] {
-        let len = gcm_length_block(aad_len as u64, data_len as u64);
-        self.engine.hash_update(&self.h, &mut acc, &len);
-        let mask = self.tag_mask(y0);
-        let mut t = acc.to_be_bytes();
-        for (t, m) in t.iter_mut().zip(mask.iter()) {
-            *t ^= m;
-        }
-        t
+        self.engine
+            .gcm_finish(&self.aes, &self.h, y0, acc, aad_len, data_len)
     }
 
     /// Encrypts `buf` in place; returns the full 16-byte tag.
