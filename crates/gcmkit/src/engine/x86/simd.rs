@@ -54,8 +54,9 @@ pub(crate) trait Simd: Copy {
     unsafe fn fold_lanes(self) -> __m128i;
     unsafe fn xor(self, o: Self) -> Self;
     /// self xor a xor b: one `vpternlogd` where AVX-512 has it (the zmm engine), two XORs
-    /// elsewhere. On the zmm engine every vector op that is not AES competes with AES for
-    /// the two 512-bit ports, so one op instead of two is worth having.
+    /// elsewhere. On the benchmark machine every 512-bit op shares two ports with AES and
+    /// CLMUL (`gcmkit-bench ports`; op counts in docs/perf/engines.md), so each XOR saved
+    /// is issue bandwidth returned to them.
     unsafe fn xor3(self, a: Self, b: Self) -> Self;
     /// Dword 0 of lane 0 (the lane-0 counter in integer form).
     unsafe fn dword0(self) -> u32;
