@@ -154,7 +154,7 @@ fn fail(f: files::Failure) -> ExitCode {
 
 fn info() -> u8 {
     println!("gcmkit {}", gcmkit::VERSION);
-    let feats: Vec<String> = gcmkit::engine::cpu_features()
+    let feats: Vec<String> = gcmkit::cpu_features()
         .into_iter()
         .map(|(n, on)| format!("{n}{}", if on { "" } else { " (no)" }))
         .collect();

@@ -29,6 +29,78 @@ pub enum Error {
     /// The tag did not verify: the data, AAD, nonce, key or tag is wrong. Any output
     /// buffer has been zeroed.
     AuthenticationFailed,
+    /// Chunked format: the key commitment does not match, so the key or the context is
+    /// wrong (nothing was decrypted).
+    WrongKeyOrContext,
+    /// Chunked format: the ciphertext ends early (header, a chunk, a tag or the final
+    /// chunk is missing).
+    Truncated,
+    /// Chunked format: chunk `chunk` failed authentication (modified, reordered, from
+    /// another message, or followed by trailing data).
+    ModifiedChunk { chunk: u64 },
+    /// A stream that failed earlier keeps failing.
+    StreamFailed,
+    /// An I/O error of an underlying reader, writer or file.
+    #[cfg(feature = "std")]
+    Io(IoError),
+}
+
+/// An `std::io::Error`, shared so that [`Error`] stays `Clone` and comparable (two I/O
+/// errors compare equal when their kinds are equal).
+#[cfg(feature = "std")]
+#[derive(Debug, Clone)]
+pub struct IoError(std::sync::Arc<std::io::Error>);
+
+#[cfg(feature = "std")]
+impl IoError {
+    /// The underlying error.
+    pub fn get_ref(&self) -> &std::io::Error {
+        &self.0
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> std::io::ErrorKind {
+        self.0.kind()
+    }
+}
+
+#[cfg(feature = "std")]
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(feature = "std")]
+impl PartialEq for IoError {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind() == other.kind()
+    }
+}
+#[cfg(feature = "std")]
+impl Eq for IoError {}
+
+#[cfg(feature = "std")]
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::Io(IoError(std::sync::Arc::new(e)))
+    }
+}
+
+/// gcmkit errors inside `io::Read`/`io::Write` adapters: I/O errors come back as they
+/// were, every other error as `InvalidData` carrying the gcmkit error (recover it with
+/// `get_ref().downcast_ref::<gcmkit::Error>()`).
+#[cfg(feature = "std")]
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Io(e) => match std::sync::Arc::try_unwrap(e.0) {
+                Ok(e) => e,
+                Err(shared) => std::io::Error::new(shared.kind(), std::format!("{shared}")),
+            },
+            other => std::io::Error::new(std::io::ErrorKind::InvalidData, other),
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -61,9 +133,28 @@ impl fmt::Display for Error {
             Error::InvalidParameter(what) => write!(f, "invalid parameter: {what}"),
             Error::EngineUnavailable(what) => write!(f, "engine unavailable: {what}"),
             Error::AuthenticationFailed => write!(f, "authentication failed"),
+            Error::WrongKeyOrContext => write!(
+                f,
+                "wrong key or context (commitment mismatch); nothing was decrypted"
+            ),
+            Error::Truncated => write!(f, "ciphertext is truncated"),
+            Error::ModifiedChunk { chunk } => write!(
+                f,
+                "chunk {chunk} failed authentication (modified, reordered, truncated, or followed by trailing data)"
+            ),
+            Error::StreamFailed => write!(f, "stream already failed"),
+            #[cfg(feature = "std")]
+            Error::Io(e) => write!(f, "I/O error: {e}"),
         }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e.get_ref()),
+            _ => None,
+        }
+    }
+}

@@ -19,8 +19,6 @@
 
 use crate::error::Error;
 use crate::tag::Tag;
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 use subtle::ConstantTimeEq;
 
 /// Longest message: 2^20 blocks of 8 bytes (NIST SP 800-67 Rev. 2's TDEA key limit).
@@ -245,24 +243,13 @@ impl<C: BlockCipher64> Gcm64<C> {
             Err(Error::AuthenticationFailed)
         }
     }
-
-    /// Encrypts; returns ciphertext || tag.
-    #[cfg(feature = "alloc")]
-    pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        self.check(plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
-            self.encrypt_in_place_detached(iv, aad, b)
-        })
-    }
-
-    /// Decrypts ciphertext || tag.
-    #[cfg(feature = "alloc")]
-    pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| {
-            self.decrypt_in_place_detached(iv, aad, b, t)
-        })
-    }
 }
+
+crate::mode::aead_mode!(
+    [C: BlockCipher64] Gcm64<C>,
+    tag_len: |g| g.tag_len,
+    check: |g, _, len| g.check(len)
+);
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 //! says what it gives up; none of them is needed for ordinary encryption.
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
 
@@ -25,7 +25,7 @@ pub mod tables {
 pub struct UniversalHash {
     key: HashKey,
     acc: u128,
-    engine: Engine,
+    engine: Kernels,
 }
 
 impl UniversalHash {
@@ -40,7 +40,7 @@ impl UniversalHash {
     }
 
     fn new(h: &[u8; 16], flavor: Flavor, engine: Engine) -> Result<Self, Error> {
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         Ok(UniversalHash {
             key: engine.hash_key(h, flavor, POWERS),
             acc: 0,
@@ -69,13 +69,13 @@ impl UniversalHash {
 #[derive(Clone, Debug)]
 pub struct AesCtr32 {
     keys: RoundKeys,
-    engine: Engine,
+    engine: Kernels,
 }
 
 impl AesCtr32 {
     /// An AES-128/192/256 key on `engine`.
     pub fn new(key: &[u8], engine: Engine) -> Result<Self, Error> {
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         Ok(AesCtr32 {
             keys: engine.expand_key(key)?,
             engine,

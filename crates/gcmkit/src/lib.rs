@@ -52,13 +52,17 @@ extern crate alloc;
 extern crate std;
 
 mod aead_traits;
-pub mod aes;
+pub(crate) mod aes;
 #[cfg(feature = "chunked")]
 pub mod chunked;
-pub mod engine;
+pub(crate) mod engine;
 mod error;
-pub mod field;
+#[cfg(feature = "fs")]
+pub mod fs;
+pub(crate) mod field;
 mod gcm;
+mod kdf;
+mod mode;
 pub mod gcm64;
 pub mod hazmat;
 #[cfg(feature = "alloc")]
@@ -68,8 +72,13 @@ mod tag;
 
 pub use aead;
 pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
+#[cfg(feature = "std")]
+pub use engine::cpu_features;
 pub use engine::Engine;
+#[cfg(feature = "std")]
+pub use error::IoError;
 pub use error::Error;
+pub use mode::AeadMode;
 #[cfg(feature = "alloc")]
 pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};

@@ -74,38 +74,3 @@ impl core::fmt::Debug for Tag {
         write!(f, ")")
     }
 }
-
-/// ciphertext || tag from an in-place, detached encryption (one allocation). Callers check
-/// sizes first, so oversized inputs are rejected before anything is copied.
-#[cfg(feature = "alloc")]
-pub(crate) fn seal_to_vec(
-    plaintext: &[u8],
-    tag_len: usize,
-    seal: impl FnOnce(&mut [u8]) -> Result<Tag, Error>,
-) -> Result<alloc::vec::Vec<u8>, Error> {
-    let mut out = alloc::vec::Vec::with_capacity(plaintext.len().saturating_add(tag_len));
-    out.extend_from_slice(plaintext);
-    let tag = seal(&mut out)?;
-    out.extend_from_slice(tag.as_ref());
-    Ok(out)
-}
-
-/// Splits ciphertext || tag and decrypts a copy in place; the plaintext only if it verified.
-#[cfg(feature = "alloc")]
-pub(crate) fn open_to_vec(
-    ciphertext: &[u8],
-    tag_len: usize,
-    open: impl FnOnce(&mut [u8], &[u8]) -> Result<(), Error>,
-) -> Result<alloc::vec::Vec<u8>, Error> {
-    let n = ciphertext
-        .len()
-        .checked_sub(tag_len)
-        .ok_or(Error::CiphertextTooShort {
-            len: ciphertext.len(),
-            min: tag_len,
-        })?;
-    let (ct, tag) = ciphertext.split_at(n);
-    let mut out = ct.to_vec();
-    open(&mut out, tag)?;
-    Ok(out)
-}

@@ -1,6 +1,7 @@
 //! c2sp.org/chunked-encryption (Cobblestone): the Wycheproof vectors through every
 //! decryption path, round trips at the boundary sizes, and every failure mode.
 
+use gcmkit::fs::Overwrite;
 use gcmkit::chunked::{
     self, hazmat, Decryptor, Encryptor, Error, SeekableDecryptor, CHUNK, CT_CHUNK, HEADER,
 };
@@ -176,14 +177,14 @@ fn failures_name_what_happened() {
     ));
     assert!(matches!(
         chunked::decrypt(&[5u8; 20], b"app", &ct),
-        Err(Error::InvalidKeyLength(20))
+        Err(Error::InvalidKeyLength { got: 20, .. })
     ));
     // A flipped byte in chunk 2.
     let mut bad = ct.clone();
     bad[HEADER + 2 * CT_CHUNK + 50] ^= 1;
     assert!(matches!(
         chunked::decrypt(&key, b"app", &bad),
-        Err(Error::ModifiedChunk(2))
+        Err(Error::ModifiedChunk { chunk: 2 })
     ));
     // Truncation at every chunk boundary, and inside the header.
     for cut in [
@@ -226,11 +227,11 @@ fn file_functions_write_only_verified_output() {
     let pt = data(3 * CHUNK + 5);
     std::fs::write(dir.join("pt"), &pt).unwrap();
     assert_eq!(
-        chunked::encrypt_file(&key, b"c", &dir.join("pt"), &dir.join("ct")).unwrap(),
+        chunked::encrypt_file(&key, b"c", &dir.join("pt"), &dir.join("ct"), Overwrite::Never).unwrap(),
         pt.len() as u64
     );
     assert_eq!(
-        chunked::decrypt_file(&key, b"c", &dir.join("ct"), &dir.join("back")).unwrap(),
+        chunked::decrypt_file(&key, b"c", &dir.join("ct"), &dir.join("back"), Overwrite::Never).unwrap(),
         pt.len() as u64
     );
     assert_eq!(std::fs::read(dir.join("back")).unwrap(), pt);
@@ -238,8 +239,8 @@ fn file_functions_write_only_verified_output() {
     bad[HEADER + CT_CHUNK + 9] ^= 1;
     std::fs::write(dir.join("bad"), &bad).unwrap();
     assert!(matches!(
-        chunked::decrypt_file(&key, b"c", &dir.join("bad"), &dir.join("out")),
-        Err(Error::ModifiedChunk(1))
+        chunked::decrypt_file(&key, b"c", &dir.join("bad"), &dir.join("out"), Overwrite::Never),
+        Err(Error::ModifiedChunk { chunk: 1 })
     ));
     let left: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

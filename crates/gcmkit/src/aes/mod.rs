@@ -101,11 +101,12 @@ impl RoundKeys {
     }
 
     /// All 15 slots; only `rounds() + 1` are meaningful.
-    pub fn as_blocks(&self) -> &[[u8; 16]; 15] {
+    pub(crate) fn as_blocks(&self) -> &[[u8; 16]; 15] {
         &self.keys
     }
 
     /// Encrypts one block with the portable constant-time implementation.
+    #[cfg(test)]
     pub fn encrypt_block_soft(&self, block: &[u8; 16]) -> [u8; 16] {
         let mut b = [*block];
         soft::encrypt_blocks(self, &mut b);

@@ -4,14 +4,24 @@
 //! The engine is chosen once per key object: the best one the CPU supports, or the one
 //! named by the environment variable `GCMKIT_ENGINE` (read once per process). Naming an
 //! engine the CPU lacks is an error, never a silent fallback.
+//!
+//! Layout: `simd` (the ISA-neutral vector trait), `kernels` (every kernel, written once
+//! against it), one backend per ISA (`x86`: vector types, feature tables, key schedule;
+//! an Arm backend goes beside it as `arm`), `portable` (the constant-time engine for every
+//! other CPU). Key objects hold a [`Kernels`] token; its only constructor,
+//! [`Engine::kernels`], runs detection, so holding one proves the CPU has the features the
+//! dispatched functions are compiled for. That single check is the SAFETY argument of every
+//! hardware call below.
 
 pub(crate) mod ct;
+pub(crate) mod kernels;
 pub(crate) mod portable;
+pub(crate) mod simd;
 pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
-pub use portable::Counter;
+pub(crate) use portable::Counter;
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
@@ -51,10 +61,10 @@ impl<'a> Data<'a> {
 
     /// The kernels' view: one pointer pair, equal for in-place work.
     #[cfg(target_arch = "x86_64")]
-    fn io(self) -> x86::Io {
+    fn io(self) -> kernels::Io<'a> {
         match self {
-            Data::InPlace(b) => x86::Io::in_place(b),
-            Data::Copy(src, dst) => x86::Io::out_of_place(src, dst),
+            Data::InPlace(b) => kernels::Io::in_place(b),
+            Data::Copy(src, dst) => kernels::Io::out_of_place(src, dst),
         }
     }
 
@@ -92,13 +102,14 @@ pub enum Engine {
     Avx512,
 }
 
-/// Runs `$hw` with `$m` bound to the engine's x86 entry-point module, or `$portable`.
+/// Runs `$hw` with `$m` bound to the engine's entry-point module, or `$portable`.
 macro_rules! dispatch {
     ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
-        match $self {
+        match $self.engine {
             Engine::Portable => $portable,
-            // SAFETY: an Engine reaches a kernel only through a key object, whose
-            // constructor ran `Engine::check`, so the CPU has the engine's features.
+            // SAFETY (every arm): `$self` is a `Kernels` token, which only
+            // `Engine::kernels` constructs, after detection found every feature of the
+            // engine's table, the same table its entry points are compiled with.
             #[cfg(target_arch = "x86_64")]
             Engine::Aesni => {
                 use x86::aesni as $m;
@@ -154,16 +165,30 @@ impl Engine {
             ))
     }
 
+    /// The CPU features the engine's code is compiled for (and detection checks).
+    #[cfg(feature = "std")]
+    pub fn required_features(self) -> &'static [&'static str] {
+        match self {
+            Engine::Portable => &[],
+            #[cfg(target_arch = "x86_64")]
+            Engine::Aesni => x86::aesni::FEATURES,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => x86::avx2::FEATURES,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => x86::avx512::FEATURES,
+        }
+    }
+
     /// Whether this CPU can run the engine.
     pub fn is_supported(self) -> bool {
         match self {
             Engine::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Engine::Aesni => x86::has_aesni(),
+            Engine::Aesni => x86::aesni::detected(),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2 => x86::has_avx2(),
+            Engine::Avx2 => x86::avx2::detected(),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512 => x86::has_avx512(),
+            Engine::Avx512 => x86::avx512::detected(),
         }
     }
 
@@ -210,7 +235,25 @@ impl Engine {
         }
     }
 
-    // ---- kernels, dispatched by engine ----
+    /// The kernels of this engine, if the CPU has its features: the token every key
+    /// object holds, and the only way to reach a hardware kernel.
+    pub(crate) fn kernels(self) -> Result<Kernels, Error> {
+        self.check().map(|engine| Kernels { engine })
+    }
+}
+
+/// Proof that the CPU runs an engine: built only by [`Engine::kernels`] (the field is
+/// private to this module), so every value went through detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kernels {
+    engine: Engine,
+}
+
+impl Kernels {
+    /// Which engine these kernels are.
+    pub(crate) fn engine(self) -> Engine {
+        self.engine
+    }
 
     /// Expands an AES key (AES-NI key schedule on the x86 engines).
     pub(crate) fn expand_key(self, key: &[u8]) -> Result<RoundKeys, Error> {
@@ -221,18 +264,18 @@ impl Engine {
 
     /// Expands an AES key into `rk` in place.
     pub(crate) fn expand_key_into(self, key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        match self {
-            Engine::Portable => {
+        dispatch!(
+            self,
+            {
                 *rk = RoundKeys::new(key)?;
                 Ok(())
-            }
-            // SAFETY: every x86 engine includes AES-NI, checked at key-object construction.
-            #[cfg(target_arch = "x86_64")]
-            _ => unsafe { x86::expand_key_into(key, rk) },
-        }
+            },
+            |m| m::expand_key_into(key, rk)
+        )
     }
 
     /// POLYVAL's dot(a, b) = a·b·x^-128 with this engine's multiplier.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // incremental GMAC
     pub(crate) fn dot(self, a: u128, b: u128) -> u128 {
         dispatch!(self, crate::field::soft::dot(a, b), |m| m::dot(a, b))
     }
@@ -292,7 +335,10 @@ impl Engine {
         {
             let len = data.dst().len();
             let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
-            if self != Engine::Portable && len <= x86::SMALL_DATA && hashed <= x86::SMALL_HASHED {
+            if self.engine != Engine::Portable
+                && len <= kernels::SMALL_DATA
+                && hashed <= kernels::SMALL_HASHED
+            {
                 // Small inputs run in place: copying at most 112 bytes first is free.
                 let buf = data.make_in_place();
                 return dispatch!(self, None, |m| Some(m::gcm_small(
@@ -319,7 +365,7 @@ impl Engine {
         #[cfg(target_arch = "x86_64")]
         {
             let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-            if self != Engine::Portable && blocks <= x86::SIV_SMALL_BLOCKS {
+            if self.engine != Engine::Portable && blocks <= kernels::SIV_SMALL_BLOCKS {
                 return dispatch!(self, None, |m| Some(m::siv_small(
                     kgk, nonce, aad, data, received
                 )));
@@ -361,9 +407,9 @@ impl Engine {
                 aad,
                 data.io(),
                 if decrypt {
-                    x86::Hash::Input
+                    kernels::Hash::Input
                 } else {
-                    x86::Hash::Output
+                    kernels::Hash::Output
                 }
             )
         )
@@ -384,11 +430,7 @@ impl Engine {
         self.hash_update(h, &mut acc, &lb);
         let mut m = [*y0];
         self.encrypt_blocks(keys, &mut m);
-        let mut t = acc.to_be_bytes();
-        for (t, m) in t.iter_mut().zip(m[0].iter()) {
-            *t ^= m;
-        }
-        t
+        crate::gcm::tag_from_ghash(acc, &m[0])
     }
 
     /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV
@@ -406,6 +448,7 @@ impl Engine {
     }
 
     /// Counter mode absorbing the *input* into `acc` first (GCM decryption).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // on-line GCM
     pub(crate) fn hash_then_ctr(
         self,
         keys: &RoundKeys,
@@ -447,9 +490,9 @@ impl Engine {
                 acc,
                 data.io(),
                 if hash_input {
-                    x86::Hash::Input
+                    kernels::Hash::Input
                 } else {
-                    x86::Hash::Output
+                    kernels::Hash::Output
                 }
             )
         )
@@ -461,23 +504,7 @@ impl Engine {
 pub fn cpu_features() -> std::vec::Vec<(&'static str, bool)> {
     #[cfg(target_arch = "x86_64")]
     {
-        std::vec![
-            ("aes", std::arch::is_x86_feature_detected!("aes")),
-            (
-                "pclmulqdq",
-                std::arch::is_x86_feature_detected!("pclmulqdq")
-            ),
-            ("avx", std::arch::is_x86_feature_detected!("avx")),
-            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
-            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
-            ("avx512bw", std::arch::is_x86_feature_detected!("avx512bw")),
-            ("avx512vl", std::arch::is_x86_feature_detected!("avx512vl")),
-            ("vaes", std::arch::is_x86_feature_detected!("vaes")),
-            (
-                "vpclmulqdq",
-                std::arch::is_x86_feature_detected!("vpclmulqdq")
-            ),
-        ]
+        x86::features()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -24,7 +24,7 @@ impl Gmac {
     /// A key object on a given engine.
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
         Ok(Gmac {
-            key: GcmKey::new(key, engine.check()?)?,
+            key: GcmKey::new(key, engine.kernels()?)?,
             tag_len: 16,
         })
     }

@@ -7,16 +7,16 @@
 //! counter 1, so GPRF block i+1 is GCM's keystream block i there).
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Engine, Kernels};
 use crate::error::Error;
-use crate::field::{gcm_length_block, Flavor, HashKey, POWERS};
+use crate::field::{Flavor, HashKey, POWERS};
 
 /// GPRF with a GHASH key K_n (16 bytes) and a block-cipher key K_b (AES, 16/24/32 bytes).
 #[derive(Clone, Debug)]
 pub struct Gprf {
     kn: HashKey,
     kb: RoundKeys,
-    engine: Engine,
+    engine: Kernels,
 }
 
 impl Gprf {
@@ -27,7 +27,7 @@ impl Gprf {
 
     /// GPRF on a given engine.
     pub fn with_engine(kn: &[u8], kb: &[u8], engine: Engine) -> Result<Self, Error> {
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         let kn: &[u8; 16] = kn.try_into().map_err(|_| Error::InvalidKeyLength {
             got: kn.len(),
             expected: "16 (K_n)",
@@ -39,24 +39,9 @@ impl Gprf {
         })
     }
 
-    /// C_0 for a nonce.
+    /// C_0 for a nonce (formed as GCM forms Y0, with counter 0 for 96-bit nonces).
     pub fn first_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
-        if nonce.is_empty() {
-            return Err(Error::InvalidNonceLength {
-                got: 0,
-                expected: "at least 1",
-            });
-        }
-        if nonce.len() == 12 {
-            let mut c = [0u8; 16];
-            c[..12].copy_from_slice(nonce);
-            return Ok(c);
-        }
-        let mut acc = 0u128;
-        self.engine.hash_update(&self.kn, &mut acc, nonce);
-        self.engine
-            .hash_update(&self.kn, &mut acc, &gcm_length_block(0, nonce.len() as u64));
-        Ok(acc.to_be_bytes())
+        super::iv_block(self.engine, &self.kn, nonce, 0)
     }
 
     /// Fills `out` with GPRF(K_n, K_b, nonce) (any length up to 2^32 blocks).

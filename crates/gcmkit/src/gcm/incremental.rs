@@ -43,7 +43,7 @@ impl IncrementalGmac {
 
     /// The same on a given engine.
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
-        let key = GcmKey::new(key, engine.check()?)?;
+        let key = GcmKey::new(key, engine.kernels()?)?;
         let e = key.engine;
         let h = key.h.power(1);
         let mut squares = [0u128; 64];

@@ -21,12 +21,10 @@ pub use incremental::IncrementalGmac;
 pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine};
+use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{gcm_length_block, Flavor, HashKey};
 use crate::tag::Tag;
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 use zeroize::Zeroize;
 
 /// Largest plaintext: 2^39 - 256 bits.
@@ -37,6 +35,42 @@ pub const MAX_AAD: u64 = (1 << 61) - 1;
 pub const MAX_IV: u64 = (1 << 61) - 1;
 /// The tag lengths SP 800-38D allows.
 pub const TAG_LENGTHS: [usize; 7] = [16, 15, 14, 13, 12, 8, 4];
+
+/// The block an IV names, as GCM forms Y0 and GPRF its C_0: a 96-bit IV is IV || `start`
+/// (a 32-bit big-endian counter: GCM 1, GPRF 0); any other length is
+/// GHASH(H, {}, IV) = GHASH of IV padded, then 0^64 || bitlen(IV). IVs of 1 to 2^61 - 1 bytes.
+pub(crate) fn iv_block(
+    engine: Kernels,
+    h: &HashKey,
+    iv: &[u8],
+    start: u32,
+) -> Result<[u8; 16], Error> {
+    if iv.is_empty() || iv.len() as u64 > MAX_IV {
+        return Err(Error::InvalidNonceLength {
+            got: iv.len(),
+            expected: "1 to 2^61 - 1",
+        });
+    }
+    if iv.len() == 12 {
+        let mut y = [0u8; 16];
+        y[..12].copy_from_slice(iv);
+        y[12..].copy_from_slice(&start.to_be_bytes());
+        return Ok(y);
+    }
+    let mut acc = 0u128;
+    engine.hash_update(h, &mut acc, iv);
+    engine.hash_update(h, &mut acc, &gcm_length_block(0, iv.len() as u64));
+    Ok(acc.to_be_bytes())
+}
+
+/// The full GCM tag from the finished GHASH accumulator (lengths block included) and the
+/// mask E(K, Y0): T = GHASH(H, A, C) xor E(K, Y0). GHASH's value is the accumulator's
+/// big-endian bytes (the field works in POLYVAL order; `field` explains the bridge). The
+/// one definition, used by the portable path and the fused kernels alike.
+#[inline(always)]
+pub(crate) fn tag_from_ghash(acc: u128, e_k_y0: &[u8; 16]) -> [u8; 16] {
+    (acc ^ u128::from_be_bytes(*e_k_y0)).to_be_bytes()
+}
 
 pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
     if TAG_LENGTHS.contains(&len) {
@@ -54,11 +88,11 @@ pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
 pub(crate) struct GcmKey {
     pub(crate) aes: RoundKeys,
     pub(crate) h: HashKey,
-    pub(crate) engine: Engine,
+    pub(crate) engine: Kernels,
 }
 
 impl GcmKey {
-    pub(crate) fn new(key: &[u8], engine: Engine) -> Result<Self, Error> {
+    pub(crate) fn new(key: &[u8], engine: Kernels) -> Result<Self, Error> {
         let aes = engine.expand_key(key)?;
         let mut h = [[0u8; 16]];
         engine.encrypt_blocks(&aes, &mut h);
@@ -67,25 +101,9 @@ impl GcmKey {
         Ok(GcmKey { aes, h: hk, engine })
     }
 
-    /// The pre-counter block Y0.
+    /// The pre-counter block Y0 (SP 800-38D's J0).
     pub(crate) fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
-        if iv.is_empty() || iv.len() as u64 > MAX_IV {
-            return Err(Error::InvalidNonceLength {
-                got: iv.len(),
-                expected: "1 to 2^61 - 1",
-            });
-        }
-        if iv.len() == 12 {
-            let mut y = [0u8; 16];
-            y[..12].copy_from_slice(iv);
-            y[15] = 1;
-            return Ok(y);
-        }
-        let mut acc = 0u128;
-        self.engine.hash_update(&self.h, &mut acc, iv);
-        self.engine
-            .hash_update(&self.h, &mut acc, &gcm_length_block(0, iv.len() as u64));
-        Ok(acc.to_be_bytes())
+        iv_block(self.engine, &self.h, iv, 1)
     }
 
     /// The counter kind for a nonce: `Be32Public` for 96-bit IVs (Y0 = IV || 1 is public),
@@ -105,22 +123,23 @@ impl GcmKey {
         b[0]
     }
 
-    pub(crate) fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+    pub(crate) fn check_lengths(aad_len: usize, data_len: usize) -> Result<(), Error> {
         if data_len as u64 > MAX_PLAINTEXT {
             return Err(Error::MessageTooLong {
                 len: data_len as u64,
                 max: MAX_PLAINTEXT,
             });
         }
-        if aad.len() as u64 > MAX_AAD {
+        if aad_len as u64 > MAX_AAD {
             return Err(Error::AadTooLong {
-                len: aad.len() as u64,
+                len: aad_len as u64,
                 max: MAX_AAD,
             });
         }
         Ok(())
     }
 
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // on-line GCM
     pub(crate) fn finish(
         &self,
         y0: &[u8; 16],
@@ -145,7 +164,7 @@ impl GcmKey {
         mut data: Data<'_>,
     ) -> Result<[u8; 16], Error> {
         let len = data.dst().len();
-        Self::check_lengths(aad, len)?;
+        Self::check_lengths(aad.len(), len)?;
         let y0 = self.y0(iv)?;
         if let Some(t) = self
             .engine
@@ -186,7 +205,7 @@ impl GcmKey {
         tag: &[u8],
     ) -> Result<(), Error> {
         let len = data.dst().len();
-        Self::check_lengths(aad, len)?;
+        Self::check_lengths(aad.len(), len)?;
         let y0 = self.y0(iv)?;
         let full = match self
             .engine
@@ -237,7 +256,7 @@ impl AesGcm {
     /// A key object on a given engine (an error if the CPU lacks it).
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
         Ok(AesGcm {
-            key: GcmKey::new(key, engine.check()?)?,
+            key: GcmKey::new(key, engine.kernels()?)?,
             tag_len: 16,
         })
     }
@@ -255,25 +274,7 @@ impl AesGcm {
 
     /// The engine this key object runs on.
     pub fn engine(&self) -> Engine {
-        self.key.engine
-    }
-
-    /// Encrypts; returns ciphertext || tag.
-    #[cfg(feature = "alloc")]
-    pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        GcmKey::check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
-            self.encrypt_in_place_detached(nonce, aad, b)
-        })
-    }
-
-    /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
-    #[cfg(feature = "alloc")]
-    pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        GcmKey::check_lengths(aad, ciphertext.len().saturating_sub(self.tag_len))?;
-        crate::tag::open_to_vec(ciphertext, self.tag_len, |b, t| {
-            self.decrypt_in_place_detached(nonce, aad, b, t)
-        })
+        self.key.engine.engine()
     }
 
     /// Encrypts `buf` in place and returns the tag. Allocates nothing.
@@ -362,6 +363,12 @@ impl AesGcm {
     }
 }
 
+crate::mode::aead_mode!(
+    AesGcm,
+    tag_len: |g| g.tag_len,
+    check: |_, aad, len| GcmKey::check_lengths(aad, len)
+);
+
 /// The intermediate values of the spec's Appendix B for one AES-GCM computation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GcmTrace {
@@ -378,8 +385,8 @@ pub struct GcmTrace {
 /// Computes the Appendix B intermediates for key, IV, AAD and *ciphertext* (hazmat: it
 /// returns H and E(K, Y0), which are secret).
 pub fn trace(key: &[u8], iv: &[u8], aad: &[u8], ciphertext: &[u8]) -> Result<GcmTrace, Error> {
-    let k = GcmKey::new(key, Engine::selected()?)?;
-    GcmKey::check_lengths(aad, ciphertext.len())?;
+    let k = GcmKey::new(key, Engine::selected()?.kernels()?)?;
+    GcmKey::check_lengths(aad.len(), ciphertext.len())?;
     let mut h = [[0u8; 16]];
     k.engine.encrypt_blocks(&k.aes, &mut h);
     let y0 = k.y0(iv)?;

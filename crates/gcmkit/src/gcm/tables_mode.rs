@@ -8,7 +8,6 @@ use crate::error::Error;
 use crate::field::gcm_length_block;
 use crate::field::tables::{TableMethod, TableMul};
 use crate::tag::Tag;
-use alloc::vec::Vec;
 use zeroize::Zeroize;
 
 /// AES-GCM whose GHASH uses a table method of the spec's Table 1.
@@ -22,7 +21,7 @@ pub struct TableAesGcm {
 impl TableAesGcm {
     /// A 16-, 24- or 32-byte AES key with the GHASH `method`.
     pub fn new(key: &[u8], method: TableMethod) -> Result<Self, Error> {
-        let k = GcmKey::new(key, Engine::selected()?)?;
+        let k = GcmKey::new(key, Engine::selected()?.kernels()?)?;
         let mut h = [[0u8; 16]];
         k.engine.encrypt_blocks(&k.aes, &mut h);
         let mul = TableMul::new(&h[0], method);
@@ -83,7 +82,7 @@ impl TableAesGcm {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag, Error> {
-        GcmKey::check_lengths(aad, buf.len())?;
+        GcmKey::check_lengths(aad.len(), buf.len())?;
         let y0 = self.y0(iv)?;
         self.key
             .engine
@@ -91,27 +90,31 @@ impl TableAesGcm {
         Ok(Tag::truncate(self.tag(&y0, aad, buf), self.tag_len))
     }
 
-    /// Encrypts; returns ciphertext || tag.
-    pub fn encrypt(&self, iv: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        GcmKey::check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, self.tag_len, |b| {
-            self.encrypt_in_place_detached(iv, aad, b)
-        })
-    }
-
-    /// Decrypts ciphertext || tag; the plaintext only if the tag verifies.
-    pub fn decrypt(&self, iv: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        GcmKey::check_lengths(aad, ciphertext.len().saturating_sub(self.tag_len))?;
-        crate::tag::open_to_vec(ciphertext, self.tag_len, |buf, tag| {
-            // Verify before decrypting: the tag covers the ciphertext now in `buf`.
-            let y0 = self.y0(iv)?;
-            if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
-                return Err(Error::AuthenticationFailed);
-            }
-            self.key
-                .engine
-                .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
-            Ok(())
-        })
+    /// Decrypts `buf` in place if `tag` verifies (checked before decrypting: the tag covers
+    /// the ciphertext); on failure `buf` is zeroed.
+    pub fn decrypt_in_place_detached(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        GcmKey::check_lengths(aad.len(), buf.len())?;
+        crate::gcm::check_tag_len(tag.len())?;
+        let y0 = self.y0(iv)?;
+        if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
+            buf.fill(0); // caller-visible: a plain fill cannot be elided
+            return Err(Error::AuthenticationFailed);
+        }
+        self.key
+            .engine
+            .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+        Ok(())
     }
 }
+
+crate::mode::aead_mode!(
+    TableAesGcm,
+    tag_len: |g| g.tag_len,
+    check: |_, aad, len| GcmKey::check_lengths(aad, len)
+);

@@ -19,12 +19,10 @@
 
 use super::{check_nonce, CounterInit, Siv, TAG_LEN};
 use crate::aes::RoundKeys;
-use crate::engine::Engine;
+use crate::engine::{Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
 use crate::tag::Tag;
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 
 /// Which of the paper's key arrangements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +51,7 @@ pub struct GcmSiv2015 {
     ctr: Option<RoundKeys>,
     variant: GcmSiv2015Variant,
     k: u32,
-    engine: Engine,
+    engine: Kernels,
 }
 
 fn key16<'a>(k: &'a [u8], what: &'static str) -> Result<&'a [u8; 16], Error> {
@@ -88,7 +86,7 @@ impl GcmSiv2015 {
     /// One-key GCM-SIV on a given engine.
     pub fn one_key_with_engine(k0: &[u8], engine: Engine) -> Result<Self, Error> {
         key16(k0, "16 (K0)")?;
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         let rk = engine.expand_key(k0)?;
         let mut blocks = [[0u8; 16]; 2];
         blocks[1][0] = 1;
@@ -98,7 +96,7 @@ impl GcmSiv2015 {
             &blocks[0],
             &blocks[1],
             None,
-            engine,
+            engine.engine(),
         );
         crate::engine::wipe::wipe(&mut blocks);
         r
@@ -126,7 +124,7 @@ impl GcmSiv2015 {
     ) -> Result<Self, Error> {
         match variant {
             GcmSiv2015Variant::OneKey => Self::one_key_with_engine(k1, engine),
-            v => Self::build(v, k1, k2, k3, engine.check()?),
+            v => Self::build(v, k1, k2, k3, engine),
         }
     }
 
@@ -137,7 +135,7 @@ impl GcmSiv2015 {
         k3: Option<&[u8]>,
         engine: Engine,
     ) -> Result<Self, Error> {
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         let k1 = key16(k1, "16 (K1, hash key)")?;
         aes_key(k2, "16 or 32 (K2)")?;
         let ctr = match (variant, k3) {
@@ -232,20 +230,13 @@ impl GcmSiv2015 {
         self.siv().open(nonce, aad, buf, tag)
     }
 
-    /// Encrypts; returns ciphertext || tag.
-    #[cfg(feature = "alloc")]
-    pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        self.check_blocks(plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| {
-            self.encrypt_in_place_detached(nonce, aad, b)
-        })
-    }
-
-    /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
-    #[cfg(feature = "alloc")]
-    pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| {
-            self.decrypt_in_place_detached(nonce, aad, b, t)
-        })
-    }
 }
+
+crate::mode::aead_mode!(
+    GcmSiv2015,
+    tag_len: |_| TAG_LEN,
+    check: |g, aad, len| {
+        g.check_blocks(len)?;
+        super::check_lengths(aad, len)
+    }
+);

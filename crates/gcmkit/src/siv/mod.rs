@@ -16,12 +16,10 @@ pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{siv_length_block, Flavor, HashKey};
 use crate::tag::Tag;
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 
 /// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
 pub const MAX_LEN: u64 = 1 << 36;
@@ -37,20 +35,40 @@ pub(crate) fn check_nonce(nonce: &[u8]) -> Result<&[u8; 12], Error> {
     })
 }
 
-pub(crate) fn check_lengths(aad: &[u8], data_len: usize) -> Result<(), Error> {
+pub(crate) fn check_lengths(aad_len: usize, data_len: usize) -> Result<(), Error> {
     if data_len as u64 > MAX_LEN {
         return Err(Error::MessageTooLong {
             len: data_len as u64,
             max: MAX_LEN,
         });
     }
-    if aad.len() as u64 > MAX_LEN {
+    if aad_len as u64 > MAX_LEN {
         return Err(Error::AadTooLong {
-            len: aad.len() as u64,
+            len: aad_len as u64,
             max: MAX_LEN,
         });
     }
     Ok(())
+}
+
+/// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
+/// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
+#[inline(always)]
+pub(crate) fn tag_input(hash: [u8; 16], nonce: &[u8; 12]) -> [u8; 16] {
+    let mut s = hash;
+    for (b, n) in s.iter_mut().zip(nonce.iter()) {
+        *b ^= n;
+    }
+    s[15] &= 0x7f;
+    s
+}
+
+/// AES-GCM-SIV's first counter block: the tag with bit 127 set.
+#[inline(always)]
+pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
+    let mut c = *tag;
+    c[15] |= 0x80;
+    c
 }
 
 /// How the first counter block is formed from the tag.
@@ -68,7 +86,7 @@ pub(crate) enum CounterInit {
 /// and how counters start. AES-GCM-SIV, GCM-SIV+ and the three GCM-SIV (2015) variants
 /// are all instances.
 pub(crate) struct Siv<'a> {
-    pub(crate) engine: Engine,
+    pub(crate) engine: Kernels,
     pub(crate) hash: &'a HashKey,
     pub(crate) tag_key: &'a RoundKeys,
     pub(crate) ctr_key: &'a RoundKeys,
@@ -91,22 +109,22 @@ impl Siv<'_> {
             &mut acc,
             &siv_length_block(aad_len as u64, msg_len as u64),
         );
-        let mut s = [self.hash.flavor().store(acc)];
-        for (b, n) in s[0].iter_mut().zip(nonce.iter()) {
-            *b ^= n;
-        }
-        if self.mask {
-            s[0][15] &= 0x7f;
-        }
+        let h = self.hash.flavor().store(acc);
+        let mut s = if self.mask {
+            [tag_input(h, nonce)]
+        } else {
+            let mut s = h;
+            for (b, n) in s.iter_mut().zip(nonce.iter()) {
+                *b ^= n;
+            }
+            [s]
+        };
         self.engine.encrypt_blocks(self.tag_key, &mut s);
         s[0]
     }
 
     fn first_counter(&self, tag: &[u8; 16]) -> [u8; 16] {
-        let mut c = *tag;
-        if self.mask {
-            c[15] |= 0x80;
-        }
+        let mut c = if self.mask { first_counter(tag) } else { *tag };
         if let CounterInit::IndexInLowBits(k) = self.counter {
             // Clear the low k bits (little-endian): the Le32 counter then adds the block
             // index, which stays below 2^k, so no carry leaves those bits.
@@ -123,7 +141,7 @@ impl Siv<'_> {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<[u8; 16], Error> {
-        check_lengths(aad, buf.len())?;
+        check_lengths(aad.len(), buf.len())?;
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
         self.engine.hash_update(self.hash, &mut acc, buf);
@@ -142,7 +160,7 @@ impl Siv<'_> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        check_lengths(aad, buf.len())?;
+        check_lengths(aad.len(), buf.len())?;
         let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
             got: tag.len(),
             expected: "16",
@@ -170,7 +188,7 @@ impl Siv<'_> {
 
 /// GCM-SIV+ encryption in place; returns the tag.
 pub(crate) fn seal_plus(
-    engine: Engine,
+    engine: Kernels,
     k1: &HashKey,
     k2: &RoundKeys,
     nonce: &[u8; 12],
@@ -190,7 +208,7 @@ pub(crate) fn seal_plus(
 
 /// GCM-SIV+ decryption in place; zeroes `buf` on failure.
 pub(crate) fn open_plus(
-    engine: Engine,
+    engine: Kernels,
     k1: &HashKey,
     k2: &RoundKeys,
     nonce: &[u8; 12],
@@ -254,7 +272,7 @@ impl DerivedKeys {
 #[derive(Clone, Debug)]
 pub struct AesGcmSiv {
     kgk: RoundKeys,
-    engine: Engine,
+    engine: Kernels,
 }
 
 impl AesGcmSiv {
@@ -273,13 +291,13 @@ impl AesGcmSiv {
         }
         Ok(AesGcmSiv {
             kgk: RoundKeys::new(key)?,
-            engine: engine.check()?,
+            engine: engine.kernels()?,
         })
     }
 
     /// The engine this key object runs on.
     pub fn engine(&self) -> Engine {
-        self.engine
+        self.engine.engine()
     }
 
     /// Tag length (always 16).
@@ -287,55 +305,21 @@ impl AesGcmSiv {
         TAG_LEN
     }
 
-    /// RFC 8452 DeriveKey: the message-authentication and message-encryption keys for a
-    /// nonce, from AES(K, LE32(i) || N) for i = 0..3 (AES-128) or 0..5 (AES-256), keeping
-    /// the first 8 bytes of each block.
+    /// RFC 8452 DeriveKey for a nonce into `out` (`kdf::rfc8452`).
     pub(crate) fn derive_into(
         &self,
         nonce: &[u8; 12],
         hashed: usize,
         out: &mut DerivedKeys,
     ) -> Result<(), Error> {
-        let n = if self.kgk.key_bits() == 256 { 6 } else { 4 };
-        let mut blocks = [[0u8; 16]; 6];
-        for (i, b) in blocks.iter_mut().enumerate() {
-            b[..4].copy_from_slice(&(i as u32).to_le_bytes());
-            b[4..].copy_from_slice(nonce);
-        }
-        self.engine.encrypt_blocks(&self.kgk, &mut blocks[..n]);
-        let mut auth = [0u8; 16];
-        auth[..8].copy_from_slice(&blocks[0][..8]);
-        auth[8..].copy_from_slice(&blocks[1][..8]);
-        let mut enc = [0u8; 32];
-        for i in 2..n {
-            enc[8 * (i - 2)..8 * (i - 1)].copy_from_slice(&blocks[i][..8]);
-        }
-        self.engine.hash_key_into(&mut out.auth, &auth, hashed);
-        let r = self
-            .engine
-            .expand_key_into(&enc[..8 * (n - 2)], &mut out.enc);
-        crate::engine::wipe::wipe(&mut blocks);
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut auth));
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut enc));
-        r
-    }
-
-    /// Encrypts; returns ciphertext || tag.
-    #[cfg(feature = "alloc")]
-    pub fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        check_lengths(aad, plaintext.len())?;
-        crate::tag::seal_to_vec(plaintext, TAG_LEN, |b| {
-            self.encrypt_in_place_detached(nonce, aad, b)
-        })
-    }
-
-    /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
-    #[cfg(feature = "alloc")]
-    pub fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        check_lengths(aad, ciphertext.len().saturating_sub(TAG_LEN))?;
-        crate::tag::open_to_vec(ciphertext, TAG_LEN, |b, t| {
-            self.decrypt_in_place_detached(nonce, aad, b, t)
-        })
+        crate::kdf::rfc8452::derive_into(
+            self.engine,
+            &self.kgk,
+            nonce,
+            hashed,
+            &mut out.auth,
+            &mut out.enc,
+        )
     }
 
     /// Encrypts `buf` in place and returns the tag.
@@ -346,7 +330,7 @@ impl AesGcmSiv {
         buf: &mut [u8],
     ) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
-        check_lengths(aad, buf.len())?;
+        check_lengths(aad.len(), buf.len())?;
         if let Some(tag) = self.engine.siv_small(&self.kgk, nonce, aad, buf, None) {
             return Ok(Tag::truncate(tag?, TAG_LEN));
         }
@@ -373,7 +357,7 @@ impl AesGcmSiv {
                 expected: "16",
             });
         }
-        check_lengths(aad, buf.len())?;
+        check_lengths(aad.len(), buf.len())?;
         let received: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
             got: tag.len(),
             expected: "16",
@@ -395,3 +379,9 @@ impl AesGcmSiv {
         open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
     }
 }
+
+crate::mode::aead_mode!(
+    AesGcmSiv,
+    tag_len: |_| TAG_LEN,
+    check: |_, aad, len| check_lengths(aad, len)
+);

@@ -2,7 +2,7 @@
 
 use super::{check_nonce, open_plus, seal_plus, TAG_LEN};
 use crate::aes::RoundKeys;
-use crate::engine::Engine;
+use crate::engine::{Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 use crate::tag::Tag;
@@ -15,7 +15,7 @@ use crate::tag::Tag;
 pub struct GcmSivPlus {
     k1: HashKey,
     k2: RoundKeys,
-    engine: Engine,
+    engine: Kernels,
 }
 
 impl GcmSivPlus {
@@ -36,7 +36,7 @@ impl GcmSivPlus {
                 expected: "16 or 32 (K2)",
             });
         }
-        let engine = engine.check()?;
+        let engine = engine.kernels()?;
         Ok(GcmSivPlus {
             k1: engine.hash_key(k1, Flavor::Polyval, crate::field::POWERS),
             k2: engine.expand_key(k2)?,
@@ -70,3 +70,9 @@ impl GcmSivPlus {
         open_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf, tag)
     }
 }
+
+crate::mode::aead_mode!(
+    GcmSivPlus,
+    tag_len: |_| TAG_LEN,
+    check: |_, aad, len| super::check_lengths(aad, len)
+);

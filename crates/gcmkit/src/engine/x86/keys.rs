@@ -7,18 +7,22 @@
 //! words (three 4-byte shifts) XOR temp broadcast to all dwords. AESKEYGENASSIST(x, rcon)
 //! puts RotWord(SubWord(x3)) xor rcon in dword 3 and SubWord(x3) in dword 2.
 
-#![allow(unsafe_op_in_unsafe_fn)] // `mix`/`store`: straight-line intrinsics, called only from `expand`
-
 use crate::aes::RoundKeys;
 use core::arch::x86_64::*;
 
 /// prev[0], prev[0]^prev[1], prev[0]^prev[1]^prev[2], ... then XOR with `t`.
+///
+/// # Safety
+/// SSE2 must be available (called only from `expand_into`, which enables it).
 #[inline(always)]
 unsafe fn mix(prev: __m128i, t: __m128i) -> __m128i {
-    let mut x = prev;
-    x = _mm_xor_si128(x, _mm_slli_si128::<4>(x));
-    x = _mm_xor_si128(x, _mm_slli_si128::<8>(x));
-    _mm_xor_si128(x, t)
+    // SAFETY: register-only SSE2 operations; the caller runs with SSE2 enabled.
+    unsafe {
+        let mut x = prev;
+        x = _mm_xor_si128(x, _mm_slli_si128::<4>(x));
+        x = _mm_xor_si128(x, _mm_slli_si128::<8>(x));
+        _mm_xor_si128(x, t)
+    }
 }
 
 macro_rules! step128 {
@@ -30,6 +34,8 @@ macro_rules! step128 {
     };
 }
 
+/// # Safety
+/// SSE2 must be available (as for `mix`).
 #[inline(always)]
 unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
     // SAFETY: out[i] is 16 writable bytes.
@@ -38,6 +44,9 @@ unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
 
 /// Expands a 16- or 32-byte key into `rk` in place; other lengths go to the portable
 /// schedule.
+///
+/// # Safety
+/// The CPU must have AES-NI (every x86 engine's feature table includes "aes").
 #[target_feature(enable = "aes,sse2")]
 pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
     let rounds = match key.len() {
@@ -50,6 +59,8 @@ pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), c
     };
     let out = rk.raw_mut(rounds);
     match key.len() {
+        // SAFETY: AES-NI and SSE2 are enabled here and present (this function's contract);
+        // loads read the 16 or 32 key bytes, stores write into `out`'s 15 blocks.
         16 => unsafe {
             let mut k = _mm_loadu_si128(key.as_ptr().cast());
             store(out, 0, k);
@@ -75,6 +86,7 @@ pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), c
             store(out, 10, k);
             Ok(())
         },
+        // SAFETY: as above.
         32 => unsafe {
             let mut a = _mm_loadu_si128(key.as_ptr().cast());
             let mut b = _mm_loadu_si128(key.as_ptr().add(16).cast());

@@ -1,0 +1,55 @@
+//! File to file, through the one file-output layer (`crate::fs`): the destination appears
+//! only after the whole operation succeeded, through a random exclusive temporary name,
+//! mode 0600, and never replaces an existing file unless asked.
+
+use super::parallel::{decrypt_stream, encrypt_stream};
+use crate::error::Error;
+use crate::fs::{Output, Overwrite};
+use std::io;
+use std::path::Path;
+
+/// Runs `job` from the file `src` into `dst` through [`Output`]: committed only if the job
+/// succeeded; otherwise the temporary file is removed and `dst` is left as it was (for a
+/// FIFO or device destination, written in place, a failure leaves what was written).
+fn via_output(
+    src: &Path,
+    dst: &Path,
+    overwrite: Overwrite,
+    job: impl FnOnce(io::BufReader<std::fs::File>, &mut std::fs::File) -> Result<u64, Error>,
+) -> Result<u64, Error> {
+    let input = std::fs::File::open(src)
+        .map_err(|e| io::Error::new(e.kind(), std::format!("{}: {e}", src.display())))?;
+    let input = io::BufReader::with_capacity(1 << 20, input);
+    let mut out = Output::create(dst, overwrite)?;
+    let n = job(input, out.file())?;
+    out.commit()?;
+    Ok(n)
+}
+
+/// Encrypts the file `src` into `dst` ([`encrypt_stream`]: all cores, constant memory).
+/// Returns the plaintext length.
+pub fn encrypt_file(
+    key: &[u8],
+    context: &[u8],
+    src: &Path,
+    dst: &Path,
+    overwrite: Overwrite,
+) -> Result<u64, Error> {
+    via_output(src, dst, overwrite, |i, o| {
+        encrypt_stream(key, context, i, o, |_| {})
+    })
+}
+
+/// Decrypts the file `src` into `dst`; nothing appears at `dst` unless the whole message
+/// verified. Returns the plaintext length.
+pub fn decrypt_file(
+    key: &[u8],
+    context: &[u8],
+    src: &Path,
+    dst: &Path,
+    overwrite: Overwrite,
+) -> Result<u64, Error> {
+    via_output(src, dst, overwrite, |i, o| {
+        decrypt_stream(key, context, i, o, |_| {})
+    })
+}

@@ -1,0 +1,113 @@
+//! Per-message keys: HKDF-Expand-SHA-512 of the input key into the AEAD key, base nonce and
+//! commitment; chunk nonces; sealing and opening one chunk.
+
+use super::{LABEL, SALT, TAG};
+use crate::error::Error;
+use crate::{AesGcm, Engine};
+use std::format;
+use std::io;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
+
+/// The per-message keys: AEAD key, base nonce, commitment.
+pub(crate) struct MessageKeys {
+    aead: AesGcm,
+    base_nonce: [u8; 12],
+    pub(crate) commitment: [u8; 32],
+    pub(crate) salt: [u8; SALT],
+}
+
+pub(crate) fn aead_name(key_len: usize) -> Result<&'static [u8], Error> {
+    match key_len {
+        16 => Ok(b"AEAD_AES_128_GCM"),
+        32 => Ok(b"AEAD_AES_256_GCM"),
+        n => Err(Error::InvalidKeyLength {
+            got: n,
+            expected: "16 (Cobblestone-128) or 32 (Cobblestone-256)",
+        }),
+    }
+}
+
+impl MessageKeys {
+    pub(crate) fn derive(
+        key: &[u8],
+        salt: &[u8; SALT],
+        context: &[u8],
+        engine: Engine,
+    ) -> Result<Self, Error> {
+        let name = aead_name(key.len())?;
+        let mut okm = Zeroizing::new([0u8; 32 + 12 + 32]);
+        let n = key.len();
+        crate::kdf::hkdf::expand_sha512(key, &[LABEL, name, &[0], salt, context], &mut okm[..n + 44]);
+        let aead =
+            AesGcm::with_engine(&okm[..n], engine)?;
+        let mut base_nonce = [0u8; 12];
+        base_nonce.copy_from_slice(&okm[n..n + 12]);
+        let mut commitment = [0u8; 32];
+        commitment.copy_from_slice(&okm[n + 12..n + 44]);
+        Ok(MessageKeys {
+            aead,
+            base_nonce,
+            commitment,
+            salt: *salt,
+        })
+    }
+
+    /// Raw mode: the caller supplies the AEAD key and the base nonce.
+    pub(crate) fn raw(
+        aead_key: &[u8],
+        base_nonce: &[u8; 12],
+        engine: Engine,
+    ) -> Result<Self, Error> {
+        let aead = AesGcm::with_engine(aead_key, engine)?;
+        Ok(MessageKeys {
+            aead,
+            base_nonce: *base_nonce,
+            commitment: [0; 32],
+            salt: [0; SALT],
+        })
+    }
+
+    fn nonce(&self, k: u64) -> [u8; 12] {
+        let mut n = self.base_nonce;
+        let kb = k.to_be_bytes();
+        for i in 0..5 {
+            n[7 + i] ^= kb[3 + i];
+        }
+        n
+    }
+
+    /// Encrypts chunk `k` from `pt` into `out` (ciphertext || tag, `pt.len() + 16` bytes)
+    /// in one pass.
+    pub(crate) fn seal(&self, k: u64, pt: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.aead.encrypt_into(&self.nonce(k), pt, b"", out)
+    }
+
+    /// Decrypts chunk `k` in place; the plaintext is `buf[..len - 16]`.
+    pub(crate) fn open(&self, k: u64, buf: &mut [u8]) -> Result<(), Error> {
+        if buf.len() < TAG {
+            return Err(Error::Truncated);
+        }
+        let n = buf.len() - TAG;
+        let (ct, tag) = buf.split_at_mut(n);
+        self.aead
+            .decrypt_in_place_detached(&self.nonce(k), b"", ct, tag)
+            .map_err(|_| Error::ModifiedChunk { chunk: k })
+    }
+
+    pub(crate) fn check_commitment(&self, c: &[u8]) -> Result<(), Error> {
+        if crate::engine::ct::declassify(bool::from(self.commitment.ct_eq(c))) {
+            Ok(())
+        } else {
+            Err(Error::WrongKeyOrContext)
+        }
+    }
+}
+
+pub(crate) fn random_salt() -> Result<[u8; SALT], Error> {
+    let mut s = [0u8; SALT];
+    getrandom::fill(&mut s)
+        .map_err(|e| io::Error::other(format!("no system randomness: {e:?}")))?;
+    Ok(s)
+}
+

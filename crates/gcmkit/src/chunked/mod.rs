@@ -1,0 +1,70 @@
+//! Streaming encryption in the c2sp.org/chunked-encryption format ("Cobblestone").
+//!
+//! The format, as published (docs/chunked-encryption.md):
+//! - Cobblestone-128: HKDF-Expand-SHA-512 + AES-128-GCM (input key 16 bytes, recommended);
+//!   Cobblestone-256: HKDF-Expand-SHA-512 + AES-256-GCM (input key 32 bytes).
+//! - Per message a fresh 24-byte random salt. HKDF-Expand(PRK = input key,
+//!   info = "c2sp.org/chunked-encryption@v1+" || AEAD name || 0x00 || salt || context)
+//!   gives the AEAD key, a 12-byte base nonce and a 32-byte commitment, in that order.
+//! - Ciphertext = salt || commitment || chunks. Chunk k encrypts up to 16 KiB of
+//!   plaintext with nonce = base nonce XOR k (big-endian, last 5 bytes) and empty AAD.
+//!   The final chunk is shorter than 16 KiB (possibly empty), so a 16 KiB message is one
+//!   full chunk and one empty chunk; a full or missing final chunk is a truncation.
+//!   Chunk k starts at ciphertext offset 56 + k·16400.
+//! - Decryption checks the commitment (constant time) before decrypting anything.
+//!
+//! Entry points: one-shot [`encrypt`] / [`decrypt`] (parallel over chunks for large
+//! inputs), the [`Encryptor`] (`io::Write`) and [`Decryptor`] (`io::Read`) adapters with
+//! constant memory, and [`SeekableDecryptor`] (`io::Read + io::Seek`) for random access.
+//! Raw mode (caller-chosen AEAD key and base nonce) and salt injection are in
+//! [`hazmat`]. Streaming decryption only ever returns verified chunks, and once it has
+//! failed it keeps failing.
+//!
+//! Files by job: `keys` (HKDF derivation, chunk nonces, commitment), `message` (one-shot
+//! messages and the chunk sealing every encryption path shares), `stream` (the `io`
+//! adapters), `seek` (random access), `parallel` (bounded-memory streams on all cores),
+//! `files` (file to file through `crate::fs`), `hazmat`.
+
+mod files;
+pub mod hazmat;
+mod keys;
+mod message;
+mod parallel;
+mod seek;
+mod stream;
+
+pub use files::{decrypt_file, encrypt_file};
+pub use message::{decrypt, encrypt};
+pub use parallel::{decrypt_stream, encrypt_stream, BATCH};
+pub use seek::SeekableDecryptor;
+pub use stream::{Decryptor, Encryptor};
+
+/// gcmkit's one error type, which also names the chunked format's failures.
+pub use crate::Error;
+
+/// Plaintext bytes per chunk.
+pub const CHUNK: usize = 16384;
+/// Ciphertext bytes per full chunk (plaintext + tag).
+pub const CT_CHUNK: usize = CHUNK + TAG;
+/// Salt length.
+pub const SALT: usize = 24;
+/// Header length: salt || commitment.
+pub const HEADER: usize = SALT + 32;
+/// Largest number of chunks (the counter has 38 bits' room in the nonce's last 5 bytes).
+pub const MAX_CHUNKS: u64 = 1 << 38;
+pub(crate) const TAG: usize = 16;
+pub(crate) const LABEL: &[u8] = b"c2sp.org/chunked-encryption@v1+";
+
+
+/// Number of chunks for a plaintext of `len` bytes (the final one is short, maybe empty).
+pub(crate) fn chunk_count(len: u64) -> u64 {
+    len / CHUNK as u64 + 1
+}
+
+/// The error for a message of more than [`MAX_CHUNKS`] chunks.
+pub(crate) fn too_many_chunks(chunks: u64) -> Error {
+    Error::MessageTooLong {
+        len: chunks.saturating_mul(CHUNK as u64),
+        max: MAX_CHUNKS * CHUNK as u64,
+    }
+}

@@ -1,0 +1,104 @@
+//! AES on vectors of blocks: round keys broadcast to every lane, N independent chains
+//! per call so the rounds pipeline, and the round count fixed at compile time so they
+//! unroll (the count is public: it is the key size).
+
+use super::super::simd::Simd;
+use crate::aes::RoundKeys;
+
+/// Round keys broadcast to every lane.
+pub(super) struct Keys<V> {
+    pub(super) k: [V; 15],
+    pub(super) rounds: usize,
+}
+
+#[inline(always)]
+pub(super) unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
+    // (Explicit loops, not `array::from_fn`: its closure would not inline into the
+    // target-feature entry point and would run the intrinsics out of line.)
+    let mut k = [unsafe { V::zero() }; 15];
+    for (ki, bi) in k
+        .iter_mut()
+        .zip(rk.as_blocks().iter())
+        .take(rk.rounds() + 1)
+    {
+        // SAFETY: each bi is 16 readable bytes.
+        *ki = unsafe { V::broadcast(V::Block::load(bi.as_ptr())) };
+    }
+    Keys {
+        k,
+        rounds: rk.rounds(),
+    }
+}
+
+/// Encrypts N vectors of blocks in place. Specialized per round count so the rounds
+/// unroll completely (the count is public: it is the key size).
+#[inline(always)]
+pub(super) unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
+        for x in s.iter_mut() {
+            *x = x.xor(keys.k[0]);
+        }
+        aes_n_whitened(keys, s)
+    }
+}
+
+/// [`aes_n`] on blocks already xored with round key 0.
+#[inline(always)]
+pub(super) unsafe fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
+        match keys.rounds {
+            10 => aes_rounds::<V, N, 10>(keys, s),
+            12 => aes_rounds::<V, N, 12>(keys, s),
+            _ => aes_rounds::<V, N, 14>(keys, s),
+        }
+    }
+}
+
+/// Rounds 1..=R.
+#[inline(always)]
+unsafe fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    unsafe {
+        for r in 1..R {
+            let k = keys.k[r];
+            for x in s.iter_mut() {
+                *x = x.aesenc(k);
+            }
+        }
+        let k = keys.k[R];
+        for x in s.iter_mut() {
+            *x = x.aesenclast(k);
+        }
+    }
+}
+
+/// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags): as many
+/// independent AES chains as there are blocks, up to 8.
+#[inline(always)]
+pub(crate) unsafe fn encrypt_blocks<V: Simd>(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
+    unsafe {
+        let ks = keys::<V::Block>(rk);
+        for group in blocks.chunks_mut(8) {
+            match group.len() {
+                1 => ecb::<V::Block, 1>(&ks, group),
+                2 => ecb::<V::Block, 2>(&ks, group),
+                3 | 4 => ecb::<V::Block, 4>(&ks, group),
+                _ => ecb::<V::Block, 8>(&ks, group),
+            }
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn ecb<B: Simd, const N: usize>(ks: &Keys<B>, group: &mut [[u8; 16]]) {
+    unsafe {
+        let mut s = [B::zero(); N];
+        for (x, b) in s.iter_mut().zip(group.iter()) {
+            *x = B::load(b.as_ptr());
+        }
+        aes_n(ks, &mut s);
+        for (x, b) in s.iter().zip(group.iter_mut()) {
+            x.store(b.as_mut_ptr());
+        }
+    }
+}
+

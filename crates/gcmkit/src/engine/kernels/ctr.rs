@@ -1,0 +1,161 @@
+//! Counter mode: counter blocks built in registers in integer form, N vectors of
+//! keystream per batch, and tails as one group of independent AES chains.
+
+use super::aes::{aes_n_whitened, keys, Keys};
+use super::super::simd::Simd;
+use super::Io;
+use crate::aes::RoundKeys;
+use crate::engine::Counter;
+
+/// Counter blocks, `LANES` at a time, in integer form (see module docs).
+pub(super) struct Ctr<V> {
+    next: V,
+    step: V,
+    be: bool,
+    /// The starting counter is public (`Counter::Be32Public`), so batching may branch on
+    /// its value.
+    public: bool,
+    /// Lane 0's counter value of `next`; only branched on when `public`.
+    low: u32,
+}
+
+impl<V: Simd> Ctr<V> {
+    #[inline(always)]
+    pub(super) unsafe fn new(ctr: &[u8; 16], kind: Counter) -> Self {
+        unsafe {
+            let be = kind != Counter::Le32;
+            let mut c = V::Block::load(ctr.as_ptr());
+            if be {
+                c = c.bswap();
+            }
+            Ctr {
+                next: V::broadcast(c).add32(V::lane_offsets()),
+                step: V::splat_dword0(V::LANES as i32),
+                be,
+                public: kind == Counter::Be32Public,
+                low: c.dword0(),
+            }
+        }
+    }
+
+    /// The next vector of counter blocks, ready for AES.
+    #[inline(always)]
+    pub(super) unsafe fn take(&mut self) -> V {
+        unsafe {
+            let c = self.next;
+            self.next = c.add32(self.step);
+            self.low = self.low.wrapping_add(V::LANES as u32);
+            if self.be {
+                c.bswap()
+            } else {
+                c
+            }
+        }
+    }
+
+    /// The next N vectors of counter blocks, ready for AES, each xored with `k0` (AES
+    /// round 0). GCM's big-endian counters cost a byte reversal per vector in integer
+    /// form; when the counter's last byte does not carry within the batch (7 batches in
+    /// 8 at 32 blocks per batch), one reversal serves the batch and the others are byte
+    /// additions on the block form. That choice branches on the counter's value, so it is
+    /// only made for a public starting counter (96-bit IVs); `make ct-check` flags it
+    /// otherwise.
+    #[inline(always)]
+    pub(super) unsafe fn take_batch<const N: usize>(&mut self, k0: V) -> [V; N] {
+        unsafe {
+            let mut s = [V::zero(); N];
+            let blocks = (N * V::LANES) as u32;
+            if self.be && self.public && (self.low & 0xff) + blocks <= 0x100 {
+                let first = self.next.bswap();
+                for (j, x) in s.iter_mut().enumerate() {
+                    *x = first
+                        .add32(V::splat_dword3(((j * V::LANES) as i32) << 24))
+                        .xor(k0);
+                }
+                self.next = self.next.add32(V::splat_dword0(blocks as i32));
+                self.low = self.low.wrapping_add(blocks);
+            } else {
+                for x in s.iter_mut() {
+                    *x = self.take().xor(k0);
+                }
+            }
+            s
+        }
+    }
+}
+
+/// XORs the counter-mode keystream into `data`; returns the counter after the last block.
+#[inline(always)]
+pub(crate) unsafe fn ctr_xor<V: Simd, const N: usize>(
+    rk: &RoundKeys,
+    kind: Counter,
+    ctr: [u8; 16],
+    data: &mut [u8],
+) -> [u8; 16] {
+    unsafe { ctr_xor_io::<V, N>(rk, kind, ctr, Io::in_place(data)) }
+}
+
+/// dst = src XOR keystream from `ctr`; returns the counter after the last block.
+#[inline(always)]
+pub(crate) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
+    rk: &RoundKeys,
+    kind: Counter,
+    ctr: [u8; 16],
+    io: Io,
+) -> [u8; 16] {
+    unsafe {
+        let ks = keys::<V>(rk);
+        let mut c = Ctr::<V>::new(&ctr, kind);
+        let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
+        let len = io.len;
+        let mut off = 0;
+        while off + wb <= len {
+            let mut s = c.take_batch::<N>(ks.k[0]);
+            aes_n_whitened(&ks, &mut s);
+            for (j, x) in s.iter().enumerate() {
+                let o = off + vb * j;
+                V::load(io.src.add(o)).xor(*x).store(io.dst.add(o));
+            }
+            off += wb;
+        }
+        // The rest (less than a batch) as one group of G independent AES chains, G the
+        // smallest of 1, 2, 4, 8 that covers it, so short inputs and tails do not run
+        // their vectors one latency chain after another.
+        const { assert!(N <= 8, "the tail groups cover at most 8 vectors") };
+        let rest = io.skip(off);
+        match rest.len.div_ceil(vb) {
+            0 => {}
+            1 => ctr_group::<V, 1>(&ks, &mut c, rest),
+            2 => ctr_group::<V, 2>(&ks, &mut c, rest),
+            3 | 4 => ctr_group::<V, 4>(&ks, &mut c, rest),
+            _ => ctr_group::<V, 8>(&ks, &mut c, rest),
+        }
+        kind.add(&ctr, len.div_ceil(16) as u32)
+    }
+}
+
+/// dst = src xor the next G vectors of keystream, for `io.len` <= 16·LANES·G bytes (the
+/// last vector may be partial: masked load and store on AVX-512).
+#[inline(always)]
+unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Io) {
+    unsafe {
+        let vb = 16 * V::LANES;
+        let mut s = c.take_batch::<G>(ks.k[0]);
+        aes_n_whitened(ks, &mut s);
+        for (j, x) in s.iter().enumerate() {
+            let o = vb * j;
+            if o >= io.len {
+                break;
+            }
+            let n = io.len - o;
+            if n >= vb {
+                V::load(io.src.add(o)).xor(*x).store(io.dst.add(o));
+            } else {
+                V::load_partial(io.src.add(o), n)
+                    .xor(*x)
+                    .store_partial(io.dst.add(o), n);
+            }
+        }
+    }
+}
+
