@@ -5,6 +5,7 @@
 //! not in the stable ABI before CPython 3.11, and this wheel supports 3.9+). Work on
 //! inputs above `DETACH_MIN` bytes runs with the GIL released.
 
+use gcmkit::fs::{Output, Overwrite};
 use gcmkit::{AesGcm, AesGcmSiv, Engine, Error, GcmSiv2015, Gmac};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
@@ -104,108 +105,13 @@ fn random_key(py: Python<'_>, bits: usize, allowed: &[usize]) -> PyResult<Py<PyB
     Ok(PyBytes::new(py, &k).unbind())
 }
 
-/// The common AEAD surface of AESGCM, AESGCMSIV and GCMSIV2015.
-trait Aead: Sync {
-    fn tag_len(&self) -> usize;
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error>;
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
-
-    /// `out` = ciphertext || tag of `data` (copy, then in place, unless overridden).
-    fn seal_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let n = data.len();
-        out[..n].copy_from_slice(data);
-        let t = self.seal(nonce, aad, &mut out[..n])?;
-        out[n..].copy_from_slice(t.as_ref());
-        Ok(())
-    }
-
-    /// `out` = plaintext of `data` = ciphertext || tag; zeroed on failure.
-    fn open_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let n = out.len();
-        out.copy_from_slice(&data[..n]);
-        self.open(nonce, aad, out, &data[n..])
-    }
-}
-
-macro_rules! impl_aead {
-    ($t:ty) => {
-        impl Aead for $t {
-            fn tag_len(&self) -> usize {
-                self.tag_len()
-            }
-            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
-                self.encrypt_in_place_detached(nonce, aad, buf)
-            }
-            fn open(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                buf: &mut [u8],
-                tag: &[u8],
-            ) -> Result<(), Error> {
-                self.decrypt_in_place_detached(nonce, aad, buf, tag)
-            }
-        }
-    };
-}
-impl Aead for AesGcm {
-    fn tag_len(&self) -> usize {
-        self.tag_len()
-    }
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
-        self.encrypt_in_place_detached(nonce, aad, buf)
-    }
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        self.decrypt_in_place_detached(nonce, aad, buf, tag)
-    }
-    // One pass from the caller's data into the result (no copy first).
-    fn seal_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        self.encrypt_into(nonce, data, aad, out)
-    }
-    fn open_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        self.decrypt_into(nonce, data, aad, out)
-    }
-}
-impl_aead!(AesGcmSiv);
-impl Aead for GcmSiv2015 {
-    fn tag_len(&self) -> usize {
-        16
-    }
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<gcmkit::Tag, Error> {
-        self.encrypt_in_place_detached(nonce, aad, buf)
-    }
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        self.decrypt_in_place_detached(nonce, aad, buf, tag)
-    }
-}
+/// The AEADs behind AESGCM, AESGCMSIV and GCMSIV2015: gcmkit's own mode interface
+/// (AES-GCM's `encrypt_into`/`decrypt_into` run its one-pass out-of-place kernels).
+type Aead = dyn gcmkit::AeadMode + Sync;
 
 fn encrypt(
     py: Python<'_>,
-    c: &dyn Aead,
+    c: &Aead,
     nonce: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     aad: Option<&Bound<'_, PyAny>>,
@@ -220,7 +126,7 @@ fn encrypt(
     // Written straight into the new bytes object (no intermediate buffer); the object is
     // not visible to other Python code yet, so the GIL can be released while filling it.
     let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
-        res = maybe_detach(py, n, || c.seal_into(&nonce, &aad, &data, buf));
+        res = maybe_detach(py, n, || c.encrypt_into(&nonce, &data, &aad, buf));
         Ok(())
     })?;
     res.map_err(|e| to_py(py, e))?;
@@ -229,7 +135,7 @@ fn encrypt(
 
 fn decrypt(
     py: Python<'_>,
-    c: &dyn Aead,
+    c: &Aead,
     nonce: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     aad: Option<&Bound<'_, PyAny>>,
@@ -251,7 +157,7 @@ fn decrypt(
     let mut res = Ok(());
     // On failure the core zeroes `buf`, and the half-built object is dropped.
     let out = PyBytes::new_with(py, n, |buf| {
-        res = maybe_detach(py, n, || c.open_into(&nonce, &aad, &data, buf));
+        res = maybe_detach(py, n, || c.decrypt_into(&nonce, &data, &aad, buf));
         Ok(())
     })?;
     res.map_err(|e| to_py(py, e))?;
@@ -266,7 +172,7 @@ fn decrypt(
 // touched.
 fn encrypt_into(
     py: Python<'_>,
-    c: &dyn Aead,
+    c: &Aead,
     nonce: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     aad: Option<&Bound<'_, PyAny>>,
@@ -278,7 +184,7 @@ fn encrypt_into(
 
 fn decrypt_into(
     py: Python<'_>,
-    c: &dyn Aead,
+    c: &Aead,
     nonce: &Bound<'_, PyAny>,
     data: &Bound<'_, PyAny>,
     aad: Option<&Bound<'_, PyAny>>,
@@ -482,10 +388,12 @@ impl GMAC {
     }
 }
 
-fn chunk_err(e: gcmkit::chunked::Error) -> PyErr {
+fn chunk_err(e: Error) -> PyErr {
     match e {
-        gcmkit::chunked::Error::Io(e) => PyErr::from(e),
-        gcmkit::chunked::Error::InvalidKeyLength(_) => PyValueError::new_err(e.to_string()),
+        Error::Io(e) => PyErr::from(std::io::Error::new(e.kind(), e.to_string())),
+        Error::InvalidKeyLength { .. } | Error::EngineUnavailable(_) => {
+            PyValueError::new_err(e.to_string())
+        }
         other => Python::attach(|py| match invalid_tag(py) {
             Ok(t) => PyErr::from_type(t.clone(), other.to_string()),
             Err(e) => e,
@@ -493,7 +401,7 @@ fn chunk_err(e: gcmkit::chunked::Error) -> PyErr {
     }
 }
 
-type OneShot = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, gcmkit::chunked::Error>;
+type OneShot = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, Error>;
 
 /// A one-shot Cobblestone call on bytes-like arguments, GIL released for large inputs.
 fn chunked_one_shot(
@@ -548,7 +456,7 @@ fn encrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref()))
+    py.detach(|| gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace))
         .map_err(chunk_err)
 }
 
@@ -563,7 +471,7 @@ fn decrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref()))
+    py.detach(|| gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace))
         .map_err(chunk_err)
 }
 
@@ -594,7 +502,7 @@ impl ChunkedReader {
         r.map_err(|e| {
             match e
                 .into_inner()
-                .and_then(|i| i.downcast::<gcmkit::chunked::Error>().ok())
+                .and_then(|i| i.downcast::<Error>().ok())
             {
                 Some(ce) => chunk_err(*ce),
                 None => PyValueError::new_err("read failed"),
@@ -619,7 +527,9 @@ impl ChunkedReader {
 /// A Cobblestone stream being written: `close()` writes the final chunk.
 #[pyclass(module = "gcmkit.chunked")]
 struct ChunkedWriter {
-    inner: Option<gcmkit::chunked::Encryptor<std::io::BufWriter<std::fs::File>>>,
+    /// Writes into a temporary file (`gcmkit::fs`) that becomes the destination only at
+    /// `close()`; dropping it unclosed removes the temporary file.
+    inner: Option<gcmkit::chunked::Encryptor<std::io::BufWriter<Output>>>,
 }
 
 #[pymethods]
@@ -636,25 +546,40 @@ impl ChunkedWriter {
         Ok(d.len())
     }
 
-    /// Writes the final chunk and closes the file.
+    /// Writes the final chunk and moves the file into place.
     fn close(&mut self) -> PyResult<()> {
         if let Some(e) = self.inner.take() {
-            e.finish().map_err(chunk_err)?;
+            let w = e.finish().map_err(chunk_err)?;
+            let out = w.into_inner().map_err(|e| PyErr::from(e.into_error()))?;
+            out.commit()?;
         }
         Ok(())
+    }
+
+    /// Discards the stream: no final chunk, the temporary file removed, the destination
+    /// left as it was.
+    fn abort(&mut self) {
+        self.inner = None;
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
         slf
     }
 
+    /// A `with` block left through an exception aborts (a truncated stream must never
+    /// look complete); a normal exit closes.
     fn __exit__(
         &mut self,
-        _a: &Bound<'_, PyAny>,
+        exc_type: &Bound<'_, PyAny>,
         _b: &Bound<'_, PyAny>,
         _c: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        self.close()
+        if exc_type.is_none() {
+            self.close()
+        } else {
+            self.abort();
+            Ok(())
+        }
     }
 }
 
@@ -676,7 +601,8 @@ fn chunked_open(
             Ok(Py::new(py, ChunkedReader { inner: Some(d) })?.into_any())
         }
         "wb" | "w" => {
-            let f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
+            let out = Output::create(path.as_ref(), Overwrite::Replace)?;
+            let f = std::io::BufWriter::with_capacity(1 << 20, out);
             let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
             Ok(Py::new(py, ChunkedWriter { inner: Some(e) })?.into_any())
         }

@@ -239,6 +239,18 @@ fn forget_pending(tmp: &Path) {
     pending().retain(|p| p != tmp);
 }
 
+/// Writes go to the output file (so an `Output` can sit inside a `BufWriter` or an
+/// encryptor, and be taken back out to [`Output::commit`]).
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
 impl Drop for Output {
     fn drop(&mut self) {
         if let Kind::Atomic { tmp, .. } = &self.kind {

@@ -43,6 +43,60 @@ pub trait AeadMode: sealed::Sealed {
         tag: &[u8],
     ) -> Result<(), Error>;
 
+    /// Encrypts `plaintext` into `out`, which must be `plaintext.len() + tag_len()` long
+    /// (ciphertext then tag). Allocates nothing. Modes with out-of-place kernels (AES-GCM)
+    /// read the plaintext and write `out` in one pass; the others copy, then work in place.
+    fn encrypt_into(
+        &self,
+        nonce: &[u8],
+        plaintext: &[u8],
+        aad: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let n = plaintext.len();
+        let need = n.saturating_add(self.tag_len());
+        if out.len() != need {
+            return Err(Error::BufferSize {
+                got: out.len(),
+                expected: need,
+            });
+        }
+        self.check_lengths(aad.len(), n)?;
+        let (ct, tag_out) = out.split_at_mut(n);
+        ct.copy_from_slice(plaintext);
+        let tag = self.encrypt_in_place_detached(nonce, aad, ct)?;
+        tag_out.copy_from_slice(tag.as_ref());
+        Ok(())
+    }
+
+    /// Decrypts ciphertext || tag into `out` (`ciphertext.len() - tag_len()` long); on any
+    /// failure `out` is zeroed.
+    fn decrypt_into(
+        &self,
+        nonce: &[u8],
+        ciphertext: &[u8],
+        aad: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let tag_len = self.tag_len();
+        let n = ciphertext
+            .len()
+            .checked_sub(tag_len)
+            .ok_or(Error::CiphertextTooShort {
+                len: ciphertext.len(),
+                min: tag_len,
+            })?;
+        if out.len() != n {
+            return Err(Error::BufferSize {
+                got: out.len(),
+                expected: n,
+            });
+        }
+        let (ct, tag) = ciphertext.split_at(n);
+        out.copy_from_slice(ct);
+        self.decrypt_in_place_detached(nonce, aad, out, tag)
+    }
+
     /// Encrypts; returns ciphertext || tag (one allocation; lengths checked before it).
     #[cfg(feature = "alloc")]
     fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
@@ -77,7 +131,7 @@ pub trait AeadMode: sealed::Sealed {
 /// inherent `encrypt`/`decrypt` (so callers need no trait import). `$tag_len` and `$check`
 /// are closures over `&Self`.
 macro_rules! aead_mode {
-    ([$($gen:tt)*] $ty:ty, tag_len: $tag_len:expr, check: $check:expr) => {
+    ([$($gen:tt)*] $ty:ty, tag_len: $tag_len:expr, check: $check:expr, { $($extra:tt)* }) => {
         impl<$($gen)*> $crate::mode::sealed::Sealed for $ty {}
 
         impl<$($gen)*> $crate::mode::AeadMode for $ty {
@@ -113,6 +167,8 @@ macro_rules! aead_mode {
             ) -> Result<(), $crate::Error> {
                 <$ty>::decrypt_in_place_detached(self, nonce, aad, buf, tag)
             }
+
+            $($extra)*
         }
 
         #[cfg(feature = "alloc")]
@@ -137,6 +193,33 @@ macro_rules! aead_mode {
                 <$ty as $crate::mode::AeadMode>::decrypt(self, nonce, ciphertext, aad)
             }
         }
+    };
+    ([$($gen:tt)*] $ty:ty, tag_len: $tag_len:expr, check: $check:expr) => {
+        $crate::mode::aead_mode!([$($gen)*] $ty, tag_len: $tag_len, check: $check, {});
+    };
+    // A mode with inherent out-of-place `encrypt_into`/`decrypt_into` (one-pass kernels).
+    (out_of_place $ty:ty, tag_len: $tag_len:expr, check: $check:expr) => {
+        $crate::mode::aead_mode!([] $ty, tag_len: $tag_len, check: $check, {
+            fn encrypt_into(
+                &self,
+                nonce: &[u8],
+                plaintext: &[u8],
+                aad: &[u8],
+                out: &mut [u8],
+            ) -> Result<(), $crate::Error> {
+                <$ty>::encrypt_into(self, nonce, plaintext, aad, out)
+            }
+
+            fn decrypt_into(
+                &self,
+                nonce: &[u8],
+                ciphertext: &[u8],
+                aad: &[u8],
+                out: &mut [u8],
+            ) -> Result<(), $crate::Error> {
+                <$ty>::decrypt_into(self, nonce, ciphertext, aad, out)
+            }
+        });
     };
     ($ty:ty, tag_len: $tag_len:expr, check: $check:expr) => {
         $crate::mode::aead_mode!([] $ty, tag_len: $tag_len, check: $check);

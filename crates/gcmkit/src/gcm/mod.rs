@@ -364,7 +364,7 @@ impl AesGcm {
 }
 
 crate::mode::aead_mode!(
-    AesGcm,
+    out_of_place AesGcm,
     tag_len: |g| g.tag_len,
     check: |_, aad, len| GcmKey::check_lengths(aad, len)
 );
