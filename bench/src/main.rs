@@ -96,7 +96,9 @@ fn main() {
     eprintln!("core clock: {ghz:.2} GHz (dependent-add chain)");
     let engines: Vec<gcmkit::Engine> = gcmkit::Engine::supported().collect();
     let sizes: Vec<usize> = if let Ok(list) = std::env::var("GCMKIT_BENCH_SIZES") {
-        list.split(',').filter_map(|s| s.trim().parse().ok()).collect()
+        list.split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect()
     } else if quick {
         vec![16, 1500, 16384]
     } else {
@@ -110,7 +112,10 @@ fn main() {
 
     let mut rows = Vec::new();
     for alg in Alg::ALL {
-        if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == alg.name())) {
+        if only
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|n| n == alg.name()))
+        {
             continue;
         }
         for op in [Op::Encrypt, Op::Decrypt] {
@@ -156,11 +161,31 @@ fn main() {
 pub fn paired_ratios() -> Vec<(&'static str, f64)> {
     let best = [gcmkit::Engine::best()];
     let pairs = [
-        ("gcm/ctr", (Alg::Aes128Gcm, Op::Encrypt), (Alg::Ctr, Op::Encrypt)),
-        ("siv/gcm encrypt", (Alg::Aes128GcmSiv, Op::Encrypt), (Alg::Aes128Gcm, Op::Encrypt)),
-        ("siv/gcm decrypt", (Alg::Aes128GcmSiv, Op::Decrypt), (Alg::Aes128Gcm, Op::Decrypt)),
-        ("gmac/gcm", (Alg::Gmac, Op::Encrypt), (Alg::Aes128Gcm, Op::Encrypt)),
-        ("polyval/ghash", (Alg::Polyval, Op::Encrypt), (Alg::Ghash, Op::Encrypt)),
+        (
+            "gcm/ctr",
+            (Alg::Aes128Gcm, Op::Encrypt),
+            (Alg::Ctr, Op::Encrypt),
+        ),
+        (
+            "siv/gcm encrypt",
+            (Alg::Aes128GcmSiv, Op::Encrypt),
+            (Alg::Aes128Gcm, Op::Encrypt),
+        ),
+        (
+            "siv/gcm decrypt",
+            (Alg::Aes128GcmSiv, Op::Decrypt),
+            (Alg::Aes128Gcm, Op::Decrypt),
+        ),
+        (
+            "gmac/gcm",
+            (Alg::Gmac, Op::Encrypt),
+            (Alg::Aes128Gcm, Op::Encrypt),
+        ),
+        (
+            "polyval/ghash",
+            (Alg::Polyval, Op::Encrypt),
+            (Alg::Ghash, Op::Encrypt),
+        ),
     ];
     let size = 16384;
     pairs
@@ -405,12 +430,7 @@ mod report {
     /// Issue 3's targets, evaluated on this run.
     fn targets(md: &mut String, rows: &[Row], ipi: &[Row], pairs: &[(&str, f64)]) {
         let mut t: Vec<(String, f64, f64)> = Vec::new();
-        let pair = |k: &str| {
-            pairs
-                .iter()
-                .find(|p| p.0 == k)
-                .map_or(f64::NAN, |p| p.1)
-        };
+        let pair = |k: &str| pairs.iter().find(|p| p.0 == k).map_or(f64::NAN, |p| p.1);
         let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) if b > 0.0 => a / b,
             _ => f64::NAN,

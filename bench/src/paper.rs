@@ -8,6 +8,7 @@
 
 use gcmkit::hazmat::tables::{TableAesGcm, TableMethod, TableMul};
 use gcmkit::hazmat::{GcmSivPlus, UniversalHash};
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant};
 use serde_json::json;
 use std::fmt::Write;

@@ -3,6 +3,7 @@
 //! only), a fresh nonce per call for the IPI rows.
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
+use gcmkit::AeadMode;
 use gcmkit::Engine;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

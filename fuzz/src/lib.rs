@@ -10,6 +10,7 @@
 //! - differential: gcmkit equals RustCrypto and aws-lc-rs on every engine.
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, Gmac};
 use std::io::Read;
 

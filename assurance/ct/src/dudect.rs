@@ -8,6 +8,7 @@
 //! "probably leaky", > 10 as "definitely"), the decisive evidence is valgrind's
 //! (`run.sh`), and this test reports all t values so trends can be watched.
 
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, Gmac};
 use std::hint::black_box;
 use std::time::Instant;

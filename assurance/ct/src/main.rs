@@ -8,6 +8,7 @@
 
 mod dudect;
 
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, Gmac};
 
 extern "C" {

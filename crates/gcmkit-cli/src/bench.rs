@@ -2,6 +2,7 @@
 //! size, with the Internet Performance Index (conventions sec. 9). For the side-by-side
 //! comparison with other libraries see `make bench` (docs/perf/engines.md).
 
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac};
 use std::time::Instant;
 

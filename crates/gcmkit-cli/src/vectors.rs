@@ -4,6 +4,7 @@
 //! invalid ones must be rejected at construction or at decryption.
 
 use gcmkit::gcm64::{BlowfishGcm, TdeaGcm};
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, GcmSiv2015, Gmac};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -456,8 +456,10 @@ fn encrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace))
-        .map_err(chunk_err)
+    py.detach(|| {
+        gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace)
+    })
+    .map_err(chunk_err)
 }
 
 /// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
@@ -471,8 +473,10 @@ fn decrypt_file(
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace))
-        .map_err(chunk_err)
+    py.detach(|| {
+        gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace)
+    })
+    .map_err(chunk_err)
 }
 
 /// A Cobblestone stream being read: only verified plaintext comes out.
@@ -499,15 +503,12 @@ impl ChunkedReader {
                 d.take(size as u64).read_to_end(&mut out).map(|_| ())
             }
         });
-        r.map_err(|e| {
-            match e
-                .into_inner()
-                .and_then(|i| i.downcast::<Error>().ok())
-            {
+        r.map_err(
+            |e| match e.into_inner().and_then(|i| i.downcast::<Error>().ok()) {
                 Some(ce) => chunk_err(*ce),
                 None => PyValueError::new_err("read failed"),
-            }
-        })?;
+            },
+        )?;
         Ok(PyBytes::new(py, &out).unbind())
     }
 

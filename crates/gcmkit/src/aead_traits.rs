@@ -3,7 +3,7 @@
 //! `use gcmkit::aead::{Aead, KeyInit}; let c = gcmkit::Aes256Gcm::new(&key);`
 
 use crate::engine::Engine;
-use crate::{AesGcm, AesGcmSiv};
+use crate::{AeadMode, AesGcm, AesGcmSiv};
 use aead::array::Array;
 use aead::consts::{U12, U16, U32};
 use aead::inout::InOutBuf;

@@ -165,7 +165,10 @@ impl Output {
             .map_err(|e| {
                 io::Error::new(
                     e.kind(),
-                    std::format!("cannot create a temporary file next to {}: {e}", dst.display()),
+                    std::format!(
+                        "cannot create a temporary file next to {}: {e}",
+                        dst.display()
+                    ),
                 )
             })?;
         pending().push(tmp.clone());

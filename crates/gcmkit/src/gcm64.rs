@@ -18,6 +18,7 @@
 //! Everything here is constant time: the field multiply uses masks, not branches.
 
 use crate::error::Error;
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -194,62 +195,34 @@ impl<C: BlockCipher64> Gcm64<C> {
         t[..8].copy_from_slice(&(s ^ u64::from_be_bytes(m)).to_be_bytes());
         t
     }
+}
 
-    fn check(&self, len: usize) -> Result<(), Error> {
-        if len.div_ceil(8) as u64 > MAX_BLOCKS {
-            return Err(Error::MessageTooLong {
-                len: len as u64,
-                max: MAX_BLOCKS * 8,
-            });
+impl<C: BlockCipher64> AeadMode for Gcm64<C> {
+    fn limits(&self) -> Limits {
+        Limits {
+            tag_len: self.tag_len,
+            max_aad: crate::gcm::MAX_AAD,
+            max_data: MAX_BLOCKS * 8,
         }
-        Ok(())
     }
 
-    /// Encrypts `buf` in place; returns the tag.
-    pub fn encrypt_in_place_detached(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        self.check(buf.len())?;
+    fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let y0 = self.y0(iv)?;
         self.ctr(y0, buf);
         Ok(Tag::truncate(self.tag(y0, aad, buf), self.tag_len))
     }
 
-    /// Decrypts `buf` in place if the tag verifies; otherwise zeroes it.
-    pub fn decrypt_in_place_detached(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        self.check(buf.len())?;
-        if tag.len() != self.tag_len {
-            return Err(Error::InvalidTagLength {
-                got: tag.len(),
-                expected: "the key object's tag length",
-            });
-        }
+    /// Verifies before decrypting (the tag covers the ciphertext).
+    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         let y0 = self.y0(iv)?;
         let t = self.tag(y0, aad, buf);
-        if crate::engine::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag))) {
-            self.ctr(y0, buf);
-            Ok(())
-        } else {
-            buf.fill(0); // caller-visible: a plain fill cannot be elided
-            Err(Error::AuthenticationFailed)
+        if !crate::engine::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag))) {
+            return Err(Error::AuthenticationFailed); // the caller zeroes `buf`
         }
+        self.ctr(y0, buf);
+        Ok(())
     }
 }
-
-crate::mode::aead_mode!(
-    [C: BlockCipher64] Gcm64<C>,
-    tag_len: |g| g.tag_len,
-    check: |g, _, len| g.check(len)
-);
 
 #[cfg(test)]
 mod tests {

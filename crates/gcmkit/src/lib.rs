@@ -7,6 +7,7 @@
 //!
 //! ```
 //! # fn main() -> Result<(), gcmkit::Error> {
+//! use gcmkit::AeadMode;
 //! let key = [0x11u8; 32];
 //! let nonce = [0x22u8; 12];
 //! let gcm = gcmkit::AesGcm::new(&key)?;
@@ -57,14 +58,14 @@ pub(crate) mod aes;
 pub mod chunked;
 pub(crate) mod engine;
 mod error;
+pub(crate) mod field;
 #[cfg(feature = "fs")]
 pub mod fs;
-pub(crate) mod field;
 mod gcm;
-mod kdf;
-mod mode;
 pub mod gcm64;
 pub mod hazmat;
+mod kdf;
+mod mode;
 #[cfg(feature = "alloc")]
 pub mod selftest;
 mod siv;
@@ -75,13 +76,13 @@ pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
 #[cfg(feature = "std")]
 pub use engine::cpu_features;
 pub use engine::Engine;
+pub use error::Error;
 #[cfg(feature = "std")]
 pub use error::IoError;
-pub use error::Error;
-pub use mode::AeadMode;
 #[cfg(feature = "alloc")]
 pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};
+pub use mode::AeadMode;
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
 pub use tag::Tag;

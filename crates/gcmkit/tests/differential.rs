@@ -4,6 +4,7 @@
 mod common;
 use aes_gcm::aead::{consts::U16, AeadInOut, KeyInit};
 use common::engines;
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv};
 use proptest::prelude::*;
 

@@ -4,6 +4,7 @@
 
 mod common;
 use common::engines;
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Gmac};
 
 /// Maps `pages` readable pages between two inaccessible guard pages.

@@ -5,6 +5,7 @@
 
 mod common;
 use common::{engines, unhex};
+use gcmkit::AeadMode;
 use gcmkit::AesGcm;
 use std::path::PathBuf;
 

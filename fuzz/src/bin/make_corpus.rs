@@ -1,6 +1,8 @@
 //! Writes the seed corpora (valid and near-valid inputs), so mutations start from the
 //! interesting region rather than from noise. Run once; the files are kept in the repo.
 
+use gcmkit::AeadMode;
+
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let key16 = [0x11u8; 16];

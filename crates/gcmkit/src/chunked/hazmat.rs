@@ -11,7 +11,6 @@ use std::vec;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
-
 /// [`super::encrypt`] with a given salt. A salt must never repeat under one key.
 pub fn encrypt_with_salt(
     key: &[u8],
@@ -24,11 +23,7 @@ pub fn encrypt_with_salt(
 }
 
 /// The AEAD key and base nonce a key, salt and context derive (for checking vectors).
-pub fn derive(
-    key: &[u8],
-    salt: &[u8; SALT],
-    context: &[u8],
-) -> Result<(Vec<u8>, [u8; 12]), Error> {
+pub fn derive(key: &[u8], salt: &[u8; SALT], context: &[u8]) -> Result<(Vec<u8>, [u8; 12]), Error> {
     aead_name(key.len())?;
     let mut okm = Zeroizing::new([0u8; 76]);
     let n = key.len();
@@ -57,11 +52,7 @@ pub fn raw_encrypt(
 }
 
 /// Raw mode decryption of a chunk sequence.
-pub fn raw_decrypt(
-    aead_key: &[u8],
-    base_nonce: &[u8; 12],
-    body: &[u8],
-) -> Result<Vec<u8>, Error> {
+pub fn raw_decrypt(aead_key: &[u8], base_nonce: &[u8; 12], body: &[u8]) -> Result<Vec<u8>, Error> {
     let engine = Engine::selected()?;
     open_body(&MessageKeys::raw(aead_key, base_nonce, engine)?, body)
 }

@@ -3,6 +3,7 @@
 
 use super::{LABEL, SALT, TAG};
 use crate::error::Error;
+use crate::AeadMode;
 use crate::{AesGcm, Engine};
 use std::format;
 use std::io;
@@ -38,9 +39,12 @@ impl MessageKeys {
         let name = aead_name(key.len())?;
         let mut okm = Zeroizing::new([0u8; 32 + 12 + 32]);
         let n = key.len();
-        crate::kdf::hkdf::expand_sha512(key, &[LABEL, name, &[0], salt, context], &mut okm[..n + 44]);
-        let aead =
-            AesGcm::with_engine(&okm[..n], engine)?;
+        crate::kdf::hkdf::expand_sha512(
+            key,
+            &[LABEL, name, &[0], salt, context],
+            &mut okm[..n + 44],
+        );
+        let aead = AesGcm::with_engine(&okm[..n], engine)?;
         let mut base_nonce = [0u8; 12];
         base_nonce.copy_from_slice(&okm[n..n + 12]);
         let mut commitment = [0u8; 32];
@@ -110,4 +114,3 @@ pub(crate) fn random_salt() -> Result<[u8; SALT], Error> {
         .map_err(|e| io::Error::other(format!("no system randomness: {e:?}")))?;
     Ok(s)
 }
-

@@ -60,13 +60,7 @@ pub(crate) fn seal_chunks(
 
 /// Encrypts a whole message (Cobblestone-128 or -256 by key length).
 pub fn encrypt(key: &[u8], context: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-    encrypt_with(
-        key,
-        context,
-        plaintext,
-        random_salt()?,
-        Engine::selected()?,
-    )
+    encrypt_with(key, context, plaintext, random_salt()?, Engine::selected()?)
 }
 
 pub(crate) fn encrypt_with(
@@ -131,4 +125,3 @@ pub(crate) fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Erro
     crate::engine::wipe::wipe_bytes(&mut buf);
     Ok(out)
 }
-

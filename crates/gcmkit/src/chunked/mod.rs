@@ -55,7 +55,6 @@ pub const MAX_CHUNKS: u64 = 1 << 38;
 pub(crate) const TAG: usize = 16;
 pub(crate) const LABEL: &[u8] = b"c2sp.org/chunked-encryption@v1+";
 
-
 /// Number of chunks for a plaintext of `len` bytes (the final one is short, maybe empty).
 pub(crate) fn chunk_count(len: u64) -> u64 {
     len / CHUNK as u64 + 1

@@ -105,4 +105,3 @@ pub fn decrypt_stream<R: Read, W: Write>(
         have -= used;
     }
 }
-

@@ -121,4 +121,3 @@ impl<R: Read + Seek> Seek for SeekableDecryptor<R> {
         }
     }
 }
-

@@ -123,7 +123,11 @@ pub(crate) fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize>
 }
 
 /// Reads the header and checks the commitment before anything is decrypted.
-pub(crate) fn read_header<R: Read>(key: &[u8], context: &[u8], inner: &mut R) -> Result<MessageKeys, Error> {
+pub(crate) fn read_header<R: Read>(
+    key: &[u8],
+    context: &[u8],
+    inner: &mut R,
+) -> Result<MessageKeys, Error> {
     let engine = Engine::selected()?;
     aead_name(key.len())?;
     let mut header = [0u8; HEADER];
@@ -209,4 +213,3 @@ impl<R: Read> Read for Decryptor<R> {
         }
     }
 }
-

@@ -41,7 +41,7 @@ impl Gprf {
 
     /// C_0 for a nonce (formed as GCM forms Y0, with counter 0 for 96-bit nonces).
     pub fn first_counter(&self, nonce: &[u8]) -> Result<[u8; 16], Error> {
-        super::iv_block(self.engine, &self.kn, nonce, 0)
+        super::iv_block(nonce, 0, |acc, d| self.engine.hash_update(&self.kn, acc, d))
     }
 
     /// Fills `out` with GPRF(K_n, K_b, nonce) (any length up to 2^32 blocks).

@@ -24,6 +24,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{gcm_length_block, Flavor, HashKey};
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use zeroize::Zeroize;
 
@@ -39,11 +40,12 @@ pub const TAG_LENGTHS: [usize; 7] = [16, 15, 14, 13, 12, 8, 4];
 /// The block an IV names, as GCM forms Y0 and GPRF its C_0: a 96-bit IV is IV || `start`
 /// (a 32-bit big-endian counter: GCM 1, GPRF 0); any other length is
 /// GHASH(H, {}, IV) = GHASH of IV padded, then 0^64 || bitlen(IV). IVs of 1 to 2^61 - 1 bytes.
+/// `ghash(acc, data)` absorbs zero-padded data into a GHASH accumulator (an engine's or a
+/// table method's).
 pub(crate) fn iv_block(
-    engine: Kernels,
-    h: &HashKey,
     iv: &[u8],
     start: u32,
+    mut ghash: impl FnMut(&mut u128, &[u8]),
 ) -> Result<[u8; 16], Error> {
     if iv.is_empty() || iv.len() as u64 > MAX_IV {
         return Err(Error::InvalidNonceLength {
@@ -58,8 +60,8 @@ pub(crate) fn iv_block(
         return Ok(y);
     }
     let mut acc = 0u128;
-    engine.hash_update(h, &mut acc, iv);
-    engine.hash_update(h, &mut acc, &gcm_length_block(0, iv.len() as u64));
+    ghash(&mut acc, iv);
+    ghash(&mut acc, &gcm_length_block(0, iv.len() as u64));
     Ok(acc.to_be_bytes())
 }
 
@@ -103,7 +105,7 @@ impl GcmKey {
 
     /// The pre-counter block Y0 (SP 800-38D's J0).
     pub(crate) fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
-        iv_block(self.engine, &self.h, iv, 1)
+        iv_block(iv, 1, |acc, d| self.engine.hash_update(&self.h, acc, d))
     }
 
     /// The counter kind for a nonce: `Be32Public` for 96-bit IVs (Y0 = IV || 1 is public),
@@ -183,18 +185,6 @@ impl GcmKey {
         ))
     }
 
-    /// Decrypts `buf` in place if `tag` (a prefix of the full tag, length checked by the
-    /// caller) verifies; otherwise zeroes `buf`.
-    pub(crate) fn open(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        self.open_data(iv, aad, Data::InPlace(buf), tag)
-    }
-
     /// Decrypts in place or from a source into a destination; on failure the destination is
     /// zeroed.
     pub(crate) fn open_data(
@@ -235,6 +225,7 @@ impl GcmKey {
 /// AES-GCM with a 16-, 24- or 32-byte key, any IV length and a chosen tag length.
 ///
 /// ```
+/// use gcmkit::AeadMode;
 /// let key = [0x42u8; 16];
 /// let gcm = gcmkit::AesGcm::new(&key)?;
 /// let ct = gcm.encrypt(&[0u8; 12], b"hello", b"header")?;
@@ -276,98 +267,43 @@ impl AesGcm {
     pub fn engine(&self) -> Engine {
         self.key.engine.engine()
     }
-
-    /// Encrypts `buf` in place and returns the tag. Allocates nothing.
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        Ok(Tag::truncate(self.key.seal(nonce, aad, buf)?, self.tag_len))
-    }
-
-    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        if tag.len() != self.tag_len {
-            return Err(Error::InvalidTagLength {
-                got: tag.len(),
-                expected: "the key object's tag length",
-            });
-        }
-        self.key.open(nonce, aad, buf, tag)
-    }
-
-    /// Encrypts `plaintext` into `out`, which must be `plaintext.len() + tag_len()` long
-    /// (ciphertext then tag). Allocates nothing.
-    pub fn encrypt_into(
-        &self,
-        nonce: &[u8],
-        plaintext: &[u8],
-        aad: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let need = plaintext.len().saturating_add(self.tag_len);
-        if out.len() != need {
-            return Err(Error::BufferSize {
-                got: out.len(),
-                expected: need,
-            });
-        }
-        let (ct, tag_out) = out.split_at_mut(plaintext.len());
-        let tag = Tag::truncate(
-            self.key.seal_data(nonce, aad, Data::Copy(plaintext, ct))?,
-            self.tag_len,
-        );
-        tag_out.copy_from_slice(tag.as_ref());
-        Ok(())
-    }
-
-    /// Decrypts ciphertext || tag into `out` (`ciphertext.len() - tag_len()` long).
-    /// On failure `out` is zeroed.
-    pub fn decrypt_into(
-        &self,
-        nonce: &[u8],
-        ciphertext: &[u8],
-        aad: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let ct_len =
-            ciphertext
-                .len()
-                .checked_sub(self.tag_len)
-                .ok_or(Error::CiphertextTooShort {
-                    len: ciphertext.len(),
-                    min: self.tag_len,
-                })?;
-        if out.len() != ct_len {
-            return Err(Error::BufferSize {
-                got: out.len(),
-                expected: ct_len,
-            });
-        }
-        let (ct, tag) = ciphertext.split_at(ct_len);
-        if tag.len() != self.tag_len {
-            return Err(Error::InvalidTagLength {
-                got: tag.len(),
-                expected: "the key object's tag length",
-            });
-        }
-        self.key.open_data(nonce, aad, Data::Copy(ct, out), tag)
-    }
 }
 
-crate::mode::aead_mode!(
-    out_of_place AesGcm,
-    tag_len: |g| g.tag_len,
-    check: |_, aad, len| GcmKey::check_lengths(aad, len)
-);
+impl AeadMode for AesGcm {
+    fn limits(&self) -> Limits {
+        Limits {
+            tag_len: self.tag_len,
+            max_aad: MAX_AAD,
+            max_data: MAX_PLAINTEXT,
+        }
+    }
+
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        let full = self.key.seal_data(nonce, aad, Data::InPlace(buf))?;
+        Ok(Tag::truncate(full, self.tag_len))
+    }
+
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.key.open_data(nonce, aad, Data::InPlace(buf), tag)
+    }
+
+    // One pass from the source into the destination (the out-of-place kernels).
+    fn seal_copy(&self, iv: &[u8], aad: &[u8], src: &[u8], out: &mut [u8]) -> Result<Tag, Error> {
+        let full = self.key.seal_data(iv, aad, Data::Copy(src, out))?;
+        Ok(Tag::truncate(full, self.tag_len))
+    }
+
+    fn open_copy(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        src: &[u8],
+        out: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        self.key.open_data(iv, aad, Data::Copy(src, out), tag)
+    }
+}
 
 /// The intermediate values of the spec's Appendix B for one AES-GCM computation.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use crate::engine::{Counter, Engine};
 use crate::error::Error;
 use crate::field::gcm_length_block;
 use crate::field::tables::{TableMethod, TableMul};
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use zeroize::Zeroize;
 
@@ -45,23 +46,7 @@ impl TableAesGcm {
     }
 
     fn y0(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
-        if iv.is_empty() {
-            return Err(Error::InvalidNonceLength {
-                got: 0,
-                expected: "at least 1",
-            });
-        }
-        if iv.len() == 12 {
-            let mut y = [0u8; 16];
-            y[..12].copy_from_slice(iv);
-            y[15] = 1;
-            return Ok(y);
-        }
-        let mut y = 0u128;
-        self.mul.update_padded(&mut y, iv);
-        self.mul
-            .update_padded(&mut y, &gcm_length_block(0, iv.len() as u64));
-        Ok(y.to_be_bytes())
+        super::iv_block(iv, 1, |acc, d| self.mul.update_padded(acc, d))
     }
 
     fn tag(&self, y0: &[u8; 16], aad: &[u8], ct: &[u8]) -> [u8; 16] {
@@ -74,47 +59,36 @@ impl TableAesGcm {
         self.key.engine.encrypt_blocks(&self.key.aes, &mut m);
         (y ^ u128::from_be_bytes(m[0])).to_be_bytes()
     }
+}
 
-    /// Encrypts `buf` in place; returns the tag.
-    pub fn encrypt_in_place_detached(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        GcmKey::check_lengths(aad.len(), buf.len())?;
+impl AeadMode for TableAesGcm {
+    fn limits(&self) -> Limits {
+        Limits {
+            tag_len: self.tag_len,
+            max_aad: super::MAX_AAD,
+            max_data: super::MAX_PLAINTEXT,
+        }
+    }
+
+    fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let y0 = self.y0(iv)?;
+        let first = Counter::Be32.add(&y0, 1);
         self.key
             .engine
-            .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+            .ctr_xor(&self.key.aes, Counter::Be32, first, buf);
         Ok(Tag::truncate(self.tag(&y0, aad, buf), self.tag_len))
     }
 
-    /// Decrypts `buf` in place if `tag` verifies (checked before decrypting: the tag covers
-    /// the ciphertext); on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        GcmKey::check_lengths(aad.len(), buf.len())?;
-        crate::gcm::check_tag_len(tag.len())?;
+    /// Verifies before decrypting (the tag covers the ciphertext).
+    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         let y0 = self.y0(iv)?;
         if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
-            buf.fill(0); // caller-visible: a plain fill cannot be elided
-            return Err(Error::AuthenticationFailed);
+            return Err(Error::AuthenticationFailed); // the caller zeroes `buf`
         }
+        let first = Counter::Be32.add(&y0, 1);
         self.key
             .engine
-            .ctr_xor(&self.key.aes, Counter::Be32, Counter::Be32.add(&y0, 1), buf);
+            .ctr_xor(&self.key.aes, Counter::Be32, first, buf);
         Ok(())
     }
 }
-
-crate::mode::aead_mode!(
-    TableAesGcm,
-    tag_len: |g| g.tag_len,
-    check: |_, aad, len| GcmKey::check_lengths(aad, len)
-);

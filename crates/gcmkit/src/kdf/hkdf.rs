@@ -22,4 +22,3 @@ pub(crate) fn expand_sha512(prk: &[u8], info: &[&[u8]], out: &mut [u8]) {
         chunk.copy_from_slice(&t[..chunk.len()]);
     }
 }
-

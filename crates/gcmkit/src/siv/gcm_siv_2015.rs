@@ -22,6 +22,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 
 /// Which of the paper's key arrangements.
@@ -38,6 +39,7 @@ pub enum GcmSiv2015Variant {
 /// GCM-SIV (2015): nonce-misuse-resistant AEAD with GHASH and a k-bit block counter.
 ///
 /// ```
+/// use gcmkit::AeadMode;
 /// use gcmkit::GcmSiv2015;
 /// let c = GcmSiv2015::two_key(&[1u8; 16], &[2u8; 16])?.with_counter_bits(16)?;
 /// let ct = c.encrypt(&[3u8; 12], b"message", b"aad")?;
@@ -193,50 +195,26 @@ impl GcmSiv2015 {
             counter: CounterInit::IndexInLowBits(self.k),
         }
     }
-
-    fn check_blocks(&self, len: usize) -> Result<(), Error> {
-        let max_blocks = (1u64 << self.k) - 1;
-        if len.div_ceil(16) as u64 > max_blocks {
-            return Err(Error::MessageTooLong {
-                len: len as u64,
-                max: max_blocks * 16,
-            });
-        }
-        Ok(())
-    }
-
-    /// Encrypts `buf` in place and returns the 16-byte tag.
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        let nonce = check_nonce(nonce)?;
-        self.check_blocks(buf.len())?;
-        Ok(Tag::truncate(self.siv().seal(nonce, aad, buf)?, TAG_LEN))
-    }
-
-    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        let nonce = check_nonce(nonce)?;
-        self.check_blocks(buf.len())?;
-        self.siv().open(nonce, aad, buf, tag)
-    }
-
 }
 
-crate::mode::aead_mode!(
-    GcmSiv2015,
-    tag_len: |_| TAG_LEN,
-    check: |g, aad, len| {
-        g.check_blocks(len)?;
-        super::check_lengths(aad, len)
+impl AeadMode for GcmSiv2015 {
+    fn limits(&self) -> Limits {
+        // At most 2^k - 1 blocks (the counter's k bits), within AES-GCM-SIV's limits.
+        let blocks = ((1u64 << self.k) - 1).saturating_mul(16);
+        Limits {
+            max_data: blocks.min(super::MAX_LEN),
+            ..super::LIMITS
+        }
     }
-);
+
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        Ok(Tag::truncate(
+            self.siv().seal(check_nonce(nonce)?, aad, buf)?,
+            TAG_LEN,
+        ))
+    }
+
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.siv().open(check_nonce(nonce)?, aad, buf, tag)
+    }
+}

@@ -19,6 +19,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Counter, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{siv_length_block, Flavor, HashKey};
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 
 /// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
@@ -35,21 +36,12 @@ pub(crate) fn check_nonce(nonce: &[u8]) -> Result<&[u8; 12], Error> {
     })
 }
 
-pub(crate) fn check_lengths(aad_len: usize, data_len: usize) -> Result<(), Error> {
-    if data_len as u64 > MAX_LEN {
-        return Err(Error::MessageTooLong {
-            len: data_len as u64,
-            max: MAX_LEN,
-        });
-    }
-    if aad_len as u64 > MAX_LEN {
-        return Err(Error::AadTooLong {
-            len: aad_len as u64,
-            max: MAX_LEN,
-        });
-    }
-    Ok(())
-}
+/// AES-GCM-SIV's tag length and limits (RFC 8452 sec. 6), shared by the SIV family.
+pub(crate) const LIMITS: Limits = Limits {
+    tag_len: TAG_LEN,
+    max_aad: MAX_LEN,
+    max_data: MAX_LEN,
+};
 
 /// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
 /// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
@@ -141,7 +133,7 @@ impl Siv<'_> {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<[u8; 16], Error> {
-        check_lengths(aad.len(), buf.len())?;
+        LIMITS.check(aad.len(), buf.len())?;
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
         self.engine.hash_update(self.hash, &mut acc, buf);
@@ -160,11 +152,8 @@ impl Siv<'_> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        check_lengths(aad.len(), buf.len())?;
-        let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
-            got: tag.len(),
-            expected: "16",
-        })?;
+        LIMITS.check(aad.len(), buf.len())?;
+        let tag = full_tag(tag)?;
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
         self.engine.ctr_then_hash(
@@ -176,25 +165,12 @@ impl Siv<'_> {
             crate::engine::Data::InPlace(buf),
         );
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
-        if expected.ct_eq_slice(tag) {
-            Ok(())
-        } else {
-            // The caller sees this buffer, so a plain fill cannot be optimized away.
-            buf.fill(0);
-            Err(Error::AuthenticationFailed)
-        }
+        verified(buf, expected.ct_eq_slice(tag))
     }
 }
 
-/// GCM-SIV+ encryption in place; returns the tag.
-pub(crate) fn seal_plus(
-    engine: Kernels,
-    k1: &HashKey,
-    k2: &RoundKeys,
-    nonce: &[u8; 12],
-    aad: &[u8],
-    buf: &mut [u8],
-) -> Result<[u8; 16], Error> {
+/// GCM-SIV+ with POLYVAL key `k1` and AES key `k2` (AES-GCM-SIV after DeriveKey).
+pub(crate) fn plus<'a>(engine: Kernels, k1: &'a HashKey, k2: &'a RoundKeys) -> Siv<'a> {
     Siv {
         engine,
         hash: k1,
@@ -203,28 +179,26 @@ pub(crate) fn seal_plus(
         mask: true,
         counter: CounterInit::TagLow32,
     }
-    .seal(nonce, aad, buf)
 }
 
-/// GCM-SIV+ decryption in place; zeroes `buf` on failure.
-pub(crate) fn open_plus(
-    engine: Kernels,
-    k1: &HashKey,
-    k2: &RoundKeys,
-    nonce: &[u8; 12],
-    aad: &[u8],
-    buf: &mut [u8],
-    tag: &[u8],
-) -> Result<(), Error> {
-    Siv {
-        engine,
-        hash: k1,
-        tag_key: k2,
-        ctr_key: k2,
-        mask: true,
-        counter: CounterInit::TagLow32,
+/// The 16-byte tag every SIV mode takes.
+fn full_tag(tag: &[u8]) -> Result<&[u8; 16], Error> {
+    tag.try_into().map_err(|_| Error::InvalidTagLength {
+        got: tag.len(),
+        expected: "16",
+    })
+}
+
+/// The outcome of a verification: `buf` (already decrypted in place) is zeroed unless
+/// the tag matched.
+fn verified(buf: &mut [u8], ok: bool) -> Result<(), Error> {
+    if ok {
+        Ok(())
+    } else {
+        // The caller sees this buffer, so a plain fill cannot be optimized away.
+        buf.fill(0);
+        Err(Error::AuthenticationFailed)
     }
-    .open(nonce, aad, buf, tag)
 }
 
 /// Powers of H to compute for a message. AES-GCM-SIV's POLYVAL key changes with every
@@ -263,6 +237,7 @@ impl DerivedKeys {
 /// AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: nonce-misuse resistant AEAD.
 ///
 /// ```
+/// use gcmkit::AeadMode;
 /// let siv = gcmkit::AesGcmSiv::new(&[7u8; 32])?;
 /// let ct = siv.encrypt(&[1u8; 12], b"data", b"")?;
 /// assert_eq!(ct.len(), 4 + 16);
@@ -321,67 +296,40 @@ impl AesGcmSiv {
             &mut out.enc,
         )
     }
+}
 
-    /// Encrypts `buf` in place and returns the tag.
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        let nonce = check_nonce(nonce)?;
-        check_lengths(aad.len(), buf.len())?;
-        if let Some(tag) = self.engine.siv_small(&self.kgk, nonce, aad, buf, None) {
-            return Ok(Tag::truncate(tag?, TAG_LEN));
-        }
-        let mut k = DerivedKeys::empty();
-        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
-        Ok(Tag::truncate(
-            seal_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf)?,
-            TAG_LEN,
-        ))
+impl AeadMode for AesGcmSiv {
+    fn limits(&self) -> Limits {
+        LIMITS
     }
 
-    /// Decrypts `buf` in place if `tag` verifies; on failure `buf` is zeroed.
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
-        if tag.len() != TAG_LEN {
-            return Err(Error::InvalidTagLength {
-                got: tag.len(),
-                expected: "16",
-            });
-        }
-        check_lengths(aad.len(), buf.len())?;
-        let received: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
-            got: tag.len(),
-            expected: "16",
-        })?;
-        if let Some(expected) = self
+        let tag = match self.engine.siv_small(&self.kgk, nonce, aad, buf, None) {
+            Some(tag) => tag?,
+            None => {
+                let mut k = DerivedKeys::empty();
+                self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
+                plus(self.engine, &k.auth, &k.enc).seal(nonce, aad, buf)?
+            }
+        };
+        Ok(Tag::truncate(tag, TAG_LEN))
+    }
+
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        let nonce = check_nonce(nonce)?;
+        let received = full_tag(tag)?;
+        match self
             .engine
             .siv_small(&self.kgk, nonce, aad, buf, Some(received))
         {
-            return if Tag::truncate(expected?, TAG_LEN).ct_eq_slice(received) {
-                Ok(())
-            } else {
-                // The caller sees this buffer, so a plain fill cannot be optimized away.
-                buf.fill(0);
-                Err(Error::AuthenticationFailed)
-            };
+            // The fused kernel decrypted in place and returned the plaintext's tag.
+            Some(expected) => verified(buf, Tag::truncate(expected?, TAG_LEN).ct_eq_slice(tag)),
+            None => {
+                let mut k = DerivedKeys::empty();
+                self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
+                plus(self.engine, &k.auth, &k.enc).open(nonce, aad, buf, tag)
+            }
         }
-        let mut k = DerivedKeys::empty();
-        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
-        open_plus(self.engine, &k.auth, &k.enc, nonce, aad, buf, tag)
     }
 }
-
-crate::mode::aead_mode!(
-    AesGcmSiv,
-    tag_len: |_| TAG_LEN,
-    check: |_, aad, len| check_lengths(aad, len)
-);

@@ -1,10 +1,11 @@
 //! GCM-SIV+ with explicit keys (hazmat): AES-GCM-SIV without DeriveKey.
 
-use super::{check_nonce, open_plus, seal_plus, TAG_LEN};
+use super::{check_nonce, plus, TAG_LEN};
 use crate::aes::RoundKeys;
 use crate::engine::{Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
+use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 
 /// GCM-SIV+ (seed 003 sec. 3): the caller supplies the POLYVAL key K1 (16 bytes) and the
@@ -43,36 +44,19 @@ impl GcmSivPlus {
             engine,
         })
     }
-
-    /// Encrypts `buf` in place and returns the 16-byte tag.
-    pub fn encrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-    ) -> Result<Tag, Error> {
-        let nonce = check_nonce(nonce)?;
-        Ok(Tag::truncate(
-            seal_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf)?,
-            TAG_LEN,
-        ))
-    }
-
-    /// Decrypts `buf` in place; zeroes it on failure.
-    pub fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        let nonce = check_nonce(nonce)?;
-        open_plus(self.engine, &self.k1, &self.k2, nonce, aad, buf, tag)
-    }
 }
 
-crate::mode::aead_mode!(
-    GcmSivPlus,
-    tag_len: |_| TAG_LEN,
-    check: |_, aad, len| super::check_lengths(aad, len)
-);
+impl AeadMode for GcmSivPlus {
+    fn limits(&self) -> Limits {
+        super::LIMITS
+    }
+
+    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+        let tag = plus(self.engine, &self.k1, &self.k2).seal(check_nonce(nonce)?, aad, buf)?;
+        Ok(Tag::truncate(tag, TAG_LEN))
+    }
+
+    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        plus(self.engine, &self.k1, &self.k2).open(check_nonce(nonce)?, aad, buf, tag)
+    }
+}

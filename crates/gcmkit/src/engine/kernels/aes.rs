@@ -101,4 +101,3 @@ unsafe fn ecb<B: Simd, const N: usize>(ks: &Keys<B>, group: &mut [[u8; 16]]) {
         }
     }
 }
-

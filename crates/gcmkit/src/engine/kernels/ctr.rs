@@ -1,8 +1,8 @@
 //! Counter mode: counter blocks built in registers in integer form, N vectors of
 //! keystream per batch, and tails as one group of independent AES chains.
 
-use super::aes::{aes_n_whitened, keys, Keys};
 use super::super::simd::Simd;
+use super::aes::{aes_n_whitened, keys, Keys};
 use super::Io;
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
@@ -158,4 +158,3 @@ unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: I
         }
     }
 }
-

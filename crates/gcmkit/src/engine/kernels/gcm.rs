@@ -2,12 +2,12 @@
 //! fused small-message kernel. The mode's own steps (length block, tag = GHASH xor
 //! E(K, Y0)) come from `crate::gcm` and `crate::field`, so they are defined once.
 
+use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_io, Ctr};
 use super::ghash::{
     hash_batch, hash_block, hash_update, kara_ptr, load_block, load_elem, power_ptr, Sums,
 };
-use super::super::simd::Simd;
 use super::{Hash, Io};
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
@@ -238,7 +238,12 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
     mut a: V::Block,
 ) -> V::Block {
     // Rounds 1..=N each carry one vector of hashing: the round count must exceed N.
-    const { assert!(R > N, "every hashed vector needs an AES round to hide behind") };
+    const {
+        assert!(
+            R > N,
+            "every hashed vector needs an AES round to hide behind"
+        )
+    };
     unsafe {
         let (ks, key, hpow, hkar, io, batches, what) = args;
         let vb = 16 * V::LANES;

@@ -299,4 +299,3 @@ pub(crate) unsafe fn hash_update<V: Simd, const MAXW: usize>(
         *acc = a.to_u128();
     }
 }
-

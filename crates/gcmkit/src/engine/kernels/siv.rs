@@ -2,10 +2,10 @@
 //! inputs and key split, the tag input S, the first counter) come from `crate::siv`, so
 //! this kernel and the portable path share them.
 
+use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
 use super::ctr::ctr_xor_io;
 use super::ghash::{load_block, powers, wipe_vectors, Sums};
-use super::super::simd::Simd;
 use super::Io;
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
@@ -134,7 +134,12 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         let mut tag = [0u8; 16];
         s[0].store(tag.as_mut_ptr());
         if received.is_none() {
-            ctr_xor_io::<V, 8>(&rk, Counter::Le32, siv::first_counter(&tag), Io::in_place(data));
+            ctr_xor_io::<V, 8>(
+                &rk,
+                Counter::Le32,
+                siv::first_counter(&tag),
+                Io::in_place(data),
+            );
         }
         // Key material: overwrite the stack copies of the powers and the broadcast round
         // keys (the RoundKeys value wipes itself on drop).
@@ -144,4 +149,3 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         Ok(tag)
     }
 }
-

@@ -40,10 +40,26 @@ macro_rules! x86_engine {
     };
 }
 
-x86_engine!(aesni, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8, 8);
+x86_engine!(
+    aesni,
+    ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"],
+    Xmm,
+    8,
+    8
+);
 x86_engine!(
     avx2,
-    ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"],
+    [
+        "aes",
+        "pclmulqdq",
+        "sse2",
+        "ssse3",
+        "sse4.1",
+        "avx",
+        "avx2",
+        "vaes",
+        "vpclmulqdq"
+    ],
     Ymm,
     8,
     16
