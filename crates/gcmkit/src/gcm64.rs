@@ -101,17 +101,24 @@ pub type TdeaGcm = Gcm64<des::TdesEde3>;
 #[cfg(feature = "gcm64")]
 pub type BlowfishGcm = Gcm64<blowfish::Blowfish>;
 
+/// A GCM-64 key object from a cipher key, or the error naming the lengths it takes.
+#[cfg(feature = "gcm64")]
+fn keyed<C>(key: &[u8], expected: &'static str) -> Result<Gcm64<C>, Error>
+where
+    C: BlockCipher64 + cipher::KeyInit,
+{
+    let c = C::new_from_slice(key).map_err(|_| Error::InvalidKeyLength {
+        got: key.len(),
+        expected,
+    })?;
+    Ok(Gcm64::new(c))
+}
+
 #[cfg(feature = "gcm64")]
 impl Gcm64<des::TdesEde3> {
     /// TDEA (3-key, 24 bytes).
     pub fn tdea(key: &[u8]) -> Result<Self, Error> {
-        let c = <des::TdesEde3 as cipher::KeyInit>::new_from_slice(key).map_err(|_| {
-            Error::InvalidKeyLength {
-                got: key.len(),
-                expected: "24 (three-key TDEA)",
-            }
-        })?;
-        Ok(Self::new(c))
+        keyed(key, "24 (three-key TDEA)")
     }
 }
 
@@ -119,13 +126,7 @@ impl Gcm64<des::TdesEde3> {
 impl Gcm64<blowfish::Blowfish> {
     /// Blowfish (4 to 56 bytes of key).
     pub fn blowfish(key: &[u8]) -> Result<Self, Error> {
-        let c = <blowfish::Blowfish as cipher::KeyInit>::new_from_slice(key).map_err(|_| {
-            Error::InvalidKeyLength {
-                got: key.len(),
-                expected: "4 to 56 (Blowfish)",
-            }
-        })?;
-        Ok(Self::new(c))
+        keyed(key, "4 to 56 (Blowfish)")
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+pub(crate) use kernels::Hash;
 pub(crate) use portable::Counter;
 
 use crate::aes::RoundKeys;
@@ -396,7 +397,8 @@ impl Kernels {
             {
                 let mut acc = 0u128;
                 self.hash_update(h, &mut acc, aad);
-                self.ctr_and_hash(keys, h, kind, kind.add(y0, 1), &mut acc, data, decrypt);
+                let what = if decrypt { Hash::Input } else { Hash::Output };
+                self.ctr_and_hash(keys, h, (kind, kind.add(y0, 1)), &mut acc, data, what);
                 self.gcm_finish(keys, h, y0, acc, aad.len(), len)
             },
             |m| m::gcm_whole(
@@ -406,11 +408,7 @@ impl Kernels {
                 y0,
                 aad,
                 data.io(),
-                if decrypt {
-                    kernels::Hash::Input
-                } else {
-                    kernels::Hash::Output
-                }
+                if decrypt { Hash::Input } else { Hash::Output }
             )
         )
     }
@@ -433,68 +431,22 @@ impl Kernels {
         crate::gcm::tag_from_ghash(acc, &m[0])
     }
 
-    /// Counter mode absorbing the *output* into `acc` (GCM encryption, Be32; AES-GCM-SIV
-    /// decryption, Le32); in place or from a source to a destination in one pass.
-    pub(crate) fn ctr_then_hash(
+    /// Counter mode with the hash of the input (GCM decryption) or of the output (GCM
+    /// encryption, AES-GCM-SIV decryption) absorbed into `acc`; in place or from a source
+    /// to a destination in one pass. Returns the next counter.
+    pub(crate) fn ctr_and_hash(
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        kind: Counter,
-        ctr: [u8; 16],
+        (kind, ctr): (Counter, [u8; 16]),
         acc: &mut u128,
         data: Data<'_>,
-    ) -> [u8; 16] {
-        self.ctr_and_hash(keys, h, kind, ctr, acc, data, false)
-    }
-
-    /// Counter mode absorbing the *input* into `acc` first (GCM decryption).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // on-line GCM
-    pub(crate) fn hash_then_ctr(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        kind: Counter,
-        ctr: [u8; 16],
-        acc: &mut u128,
-        data: Data<'_>,
-    ) -> [u8; 16] {
-        self.ctr_and_hash(keys, h, kind, ctr, acc, data, true)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn ctr_and_hash(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        kind: Counter,
-        ctr: [u8; 16],
-        acc: &mut u128,
-        data: Data<'_>,
-        hash_input: bool,
+        what: Hash,
     ) -> [u8; 16] {
         dispatch!(
             self,
-            {
-                let buf = data.into_in_place();
-                if hash_input {
-                    portable::hash_then_ctr(keys, h, kind, ctr, acc, buf)
-                } else {
-                    portable::ctr_then_hash(keys, h, kind, ctr, acc, buf)
-                }
-            },
-            |m| m::stitched(
-                keys,
-                h,
-                kind,
-                ctr,
-                acc,
-                data.io(),
-                if hash_input {
-                    kernels::Hash::Input
-                } else {
-                    kernels::Hash::Output
-                }
-            )
+            { portable::ctr_and_hash(keys, h, (kind, ctr), acc, data.into_in_place(), what) },
+            |m| m::stitched(keys, h, kind, ctr, acc, data.io(), what)
         )
     }
 }

@@ -1,5 +1,6 @@
 //! The portable constant-time engine: bitsliced AES, integer-multiply GF(2^128).
 
+use super::kernels::Hash;
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
@@ -61,36 +62,25 @@ pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
     field_soft::update_padded(key, acc, data);
 }
 
-/// CTR then hash of the output, in L1-sized chunks.
-pub fn ctr_then_hash(
+/// CTR with the hash of the input (before it is encrypted) or of the output absorbed into
+/// `acc`, in L1-sized chunks so each chunk is hashed while still in cache.
+pub fn ctr_and_hash(
     keys: &RoundKeys,
     h: &HashKey,
-    kind: Counter,
-    ctr: [u8; 16],
+    (kind, ctr): (Counter, [u8; 16]),
     acc: &mut u128,
     data: &mut [u8],
+    what: Hash,
 ) -> [u8; 16] {
     let mut ctr = ctr;
     for chunk in data.chunks_mut(4096) {
+        if what == Hash::Input {
+            hash_update(h, acc, chunk);
+        }
         ctr = ctr_xor(keys, kind, ctr, chunk);
-        hash_update(h, acc, chunk);
-    }
-    ctr
-}
-
-/// Hash of the input then CTR, in L1-sized chunks.
-pub fn hash_then_ctr(
-    keys: &RoundKeys,
-    h: &HashKey,
-    kind: Counter,
-    ctr: [u8; 16],
-    acc: &mut u128,
-    data: &mut [u8],
-) -> [u8; 16] {
-    let mut ctr = ctr;
-    for chunk in data.chunks_mut(4096) {
-        hash_update(h, acc, chunk);
-        ctr = ctr_xor(keys, kind, ctr, chunk);
+        if what == Hash::Output {
+            hash_update(h, acc, chunk);
+        }
     }
     ctr
 }

@@ -58,10 +58,19 @@ pub(crate) trait Simd: Copy {
         }
         crate::engine::wipe::wipe_bytes(&mut b);
     }
-    /// `x` (little-endian bytes) in every lane.
-    unsafe fn from_u128(x: u128) -> Self;
+    /// `x` (little-endian bytes) in every lane. (The single-block type must override
+    /// this and `to_u128`, which the defaults reach through.)
+    #[inline(always)]
+    unsafe fn from_u128(x: u128) -> Self {
+        // SAFETY: the trait's contract, passed on.
+        unsafe { Self::broadcast(Self::Block::from_u128(x)) }
+    }
     /// Lane 0 as a little-endian integer.
-    unsafe fn to_u128(self) -> u128;
+    #[inline(always)]
+    unsafe fn to_u128(self) -> u128 {
+        // SAFETY: the trait's contract, passed on.
+        unsafe { self.lane0().to_u128() }
+    }
     /// Lane 0.
     unsafe fn lane0(self) -> Self::Block;
     /// The same block in every lane.
@@ -99,6 +108,10 @@ pub(crate) trait Simd: Copy {
     /// 32-bit additions (wrapping) per dword.
     unsafe fn add32(self, o: Self) -> Self;
     /// This ISA's AES key schedule into `rk` (the fused AES-GCM-SIV kernel expands its
-    /// per-nonce key inline).
-    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error>;
+    /// per-nonce key inline). The single-block type must override it.
+    #[inline(always)]
+    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
+        // SAFETY: the trait's contract, passed on.
+        unsafe { Self::Block::expand_key_into(key, rk) }
+    }
 }

@@ -14,6 +14,7 @@
 
 use super::{AesGcm, GcmKey, MAX_AAD, MAX_PLAINTEXT};
 use crate::engine::Counter;
+use crate::engine::Hash;
 use crate::error::Error;
 use crate::tag::Tag;
 use alloc::vec::Vec;
@@ -150,25 +151,17 @@ impl<'k> Stream<'k> {
         if full > 0 {
             let (k, e) = (self.key, self.key.engine);
             let run = &mut data[i..i + full];
-            self.ctr = if decrypt {
-                e.hash_then_ctr(
-                    &k.aes,
-                    &k.h,
-                    self.kind,
-                    self.ctr,
-                    &mut self.acc,
-                    crate::engine::Data::InPlace(run),
-                )
-            } else {
-                e.ctr_then_hash(
-                    &k.aes,
-                    &k.h,
-                    self.kind,
-                    self.ctr,
-                    &mut self.acc,
-                    crate::engine::Data::InPlace(run),
-                )
-            };
+            // GCM hashes the ciphertext: the input when decrypting, the output otherwise.
+            let what = if decrypt { Hash::Input } else { Hash::Output };
+            let run = crate::engine::Data::InPlace(run);
+            self.ctr = e.ctr_and_hash(
+                &k.aes,
+                &k.h,
+                (self.kind, self.ctr),
+                &mut self.acc,
+                run,
+                what,
+            );
             i += full;
         }
         // 3. Start a new partial block with what is left (fewer than 16 bytes).

@@ -77,7 +77,11 @@ fn aes_key(k: &[u8], what: &'static str) -> Result<(), Error> {
 impl GcmSiv2015 {
     /// Two-key GCM-SIV: K1 (16 bytes, GHASH key), K2 (16 or 32 bytes, AES key).
     pub fn two_key(k1: &[u8], k2: &[u8]) -> Result<Self, Error> {
-        Self::build(GcmSiv2015Variant::TwoKey, k1, k2, None, Engine::selected()?)
+        Self::build(
+            GcmSiv2015Variant::TwoKey,
+            (k1, k2, None),
+            Engine::selected()?,
+        )
     }
 
     /// One-key GCM-SIV: K0 (16 bytes); K1 = AES-128(K0, 0^128), K2 = AES-128(K0, 01 00..00).
@@ -93,13 +97,8 @@ impl GcmSiv2015 {
         let mut blocks = [[0u8; 16]; 2];
         blocks[1][0] = 1;
         engine.encrypt_blocks(&rk, &mut blocks);
-        let r = Self::build(
-            GcmSiv2015Variant::OneKey,
-            &blocks[0],
-            &blocks[1],
-            None,
-            engine.engine(),
-        );
+        let keys = (&blocks[0][..], &blocks[1][..], None);
+        let r = Self::build(GcmSiv2015Variant::OneKey, keys, engine.engine());
         crate::engine::wipe::wipe(&mut blocks);
         r
     }
@@ -108,9 +107,7 @@ impl GcmSiv2015 {
     pub fn three_key(k1: &[u8], k2: &[u8], k3: &[u8]) -> Result<Self, Error> {
         Self::build(
             GcmSiv2015Variant::ThreeKey,
-            k1,
-            k2,
-            Some(k3),
+            (k1, k2, Some(k3)),
             Engine::selected()?,
         )
     }
@@ -126,15 +123,14 @@ impl GcmSiv2015 {
     ) -> Result<Self, Error> {
         match variant {
             GcmSiv2015Variant::OneKey => Self::one_key_with_engine(k1, engine),
-            v => Self::build(v, k1, k2, k3, engine),
+            v => Self::build(v, (k1, k2, k3), engine),
         }
     }
 
+    /// The variant from its keys (K1, K2, K3 if three-key).
     fn build(
         variant: GcmSiv2015Variant,
-        k1: &[u8],
-        k2: &[u8],
-        k3: Option<&[u8]>,
+        (k1, k2, k3): (&[u8], &[u8], Option<&[u8]>),
         engine: Engine,
     ) -> Result<Self, Error> {
         let engine = engine.kernels()?;

@@ -16,7 +16,7 @@ pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine, Kernels};
+use crate::engine::{Counter, Engine, Hash, Kernels};
 use crate::error::Error;
 use crate::field::{siv_length_block, Flavor, HashKey};
 use crate::mode::{AeadMode, Limits};
@@ -156,14 +156,11 @@ impl Siv<'_> {
         let tag = full_tag(tag)?;
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
-        self.engine.ctr_then_hash(
-            self.ctr_key,
-            self.hash,
-            Counter::Le32,
-            self.first_counter(tag),
-            &mut acc,
-            crate::engine::Data::InPlace(buf),
-        );
+        // CTR first (the tag is the IV), hashing the plaintext it produces.
+        let ctr = (Counter::Le32, self.first_counter(tag));
+        let data = crate::engine::Data::InPlace(buf);
+        self.engine
+            .ctr_and_hash(self.ctr_key, self.hash, ctr, &mut acc, data, Hash::Output);
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
         verified(buf, expected.ct_eq_slice(tag))
     }

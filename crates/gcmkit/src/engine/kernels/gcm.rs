@@ -35,10 +35,10 @@ pub(crate) unsafe fn gcm_small<V: Simd>(
         // E(K, Y0) and the keystream, counters built in registers (no store-to-load
         // round trip through memory), as many AES chains as blocks.
         match data.len().div_ceil(16) + 1 {
-            1 => small::<V, 1>(rk, key, y0, aad, data, decrypt),
-            2 => small::<V, 2>(rk, key, y0, aad, data, decrypt),
-            3 | 4 => small::<V, 4>(rk, key, y0, aad, data, decrypt),
-            _ => small::<V, 8>(rk, key, y0, aad, data, decrypt),
+            1 => small::<V, 1>((rk, key), y0, aad, data, decrypt),
+            2 => small::<V, 2>((rk, key), y0, aad, data, decrypt),
+            3 | 4 => small::<V, 4>((rk, key), y0, aad, data, decrypt),
+            _ => small::<V, 8>((rk, key), y0, aad, data, decrypt),
         }
     }
 }
@@ -69,8 +69,7 @@ unsafe fn absorb_padded<V: Simd>(
 
 #[inline(always)]
 unsafe fn small<V: Simd, const N: usize>(
-    rk: &RoundKeys,
-    key: &HashKey,
+    (rk, key): (&RoundKeys, &HashKey),
     y0: &[u8; 16],
     aad: &[u8],
     data: &mut [u8],

@@ -64,26 +64,16 @@ pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), c
         16 => unsafe {
             let mut k = _mm_loadu_si128(key.as_ptr().cast());
             store(out, 0, k);
-            k = step128!(k, 0x01);
-            store(out, 1, k);
-            k = step128!(k, 0x02);
-            store(out, 2, k);
-            k = step128!(k, 0x04);
-            store(out, 3, k);
-            k = step128!(k, 0x08);
-            store(out, 4, k);
-            k = step128!(k, 0x10);
-            store(out, 5, k);
-            k = step128!(k, 0x20);
-            store(out, 6, k);
-            k = step128!(k, 0x40);
-            store(out, 7, k);
-            k = step128!(k, 0x80);
-            store(out, 8, k);
-            k = step128!(k, 0x1b);
-            store(out, 9, k);
-            k = step128!(k, 0x36);
-            store(out, 10, k);
+            // Round key i from round key i - 1 with Rcon_i (FIPS 197 Table 5).
+            macro_rules! rounds {
+                ($($i:literal: $rcon:literal),+) => {
+                    $(
+                        k = step128!(k, $rcon);
+                        store(out, $i, k);
+                    )+
+                };
+            }
+            rounds!(1: 0x01, 2: 0x02, 3: 0x04, 4: 0x08, 5: 0x10, 6: 0x20, 7: 0x40, 8: 0x80, 9: 0x1b, 10: 0x36);
             Ok(())
         },
         // SAFETY: as above.

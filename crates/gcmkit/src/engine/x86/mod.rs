@@ -23,6 +23,13 @@ macro_rules! x86_engine {
             #[cfg(feature = "std")]
             pub(crate) const FEATURES: &[&str] = &[$($feat),+];
 
+            /// Each feature of [`FEATURES`] with whether this CPU has it.
+            #[cfg(feature = "std")]
+            #[allow(dead_code)]
+            pub(crate) fn feature_states() -> std::vec::Vec<(&'static str, bool)> {
+                std::vec![$(($feat, std::arch::is_x86_feature_detected!($feat))),+]
+            }
+
             /// Whether this CPU has every feature in [`FEATURES`].
             #[cfg(feature = "std")]
             pub(crate) fn detected() -> bool {
@@ -40,79 +47,17 @@ macro_rules! x86_engine {
     };
 }
 
-x86_engine!(
-    aesni,
-    ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"],
-    Xmm,
-    8,
-    8
-);
-x86_engine!(
-    avx2,
-    [
-        "aes",
-        "pclmulqdq",
-        "sse2",
-        "ssse3",
-        "sse4.1",
-        "avx",
-        "avx2",
-        "vaes",
-        "vpclmulqdq"
-    ],
-    Ymm,
-    8,
-    16
-);
-x86_engine!(
-    avx512,
-    [
-        "aes",
-        "pclmulqdq",
-        "sse2",
-        "ssse3",
-        "sse4.1",
-        "avx",
-        "avx2",
-        "avx512f",
-        "avx512bw",
-        "avx512vl",
-        "vaes",
-        "vpclmulqdq"
-    ],
-    Zmm,
-    8,
-    32
-);
+// The feature tables, one line per engine (each is a superset of the one above).
+#[rustfmt::skip]
+x86_engine!(aesni, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8, 8);
+#[rustfmt::skip]
+x86_engine!(avx2, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 8, 16);
+#[rustfmt::skip]
+x86_engine!(avx512, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 8, 32);
 
 /// The CPU features gcmkit's x86 engines use, each with whether this CPU has it (for
-/// `gcmkit info`): the union of the engines' tables.
+/// `gcmkit info`): the widest engine's table, a superset of the others.
 #[cfg(feature = "std")]
 pub(crate) fn features() -> std::vec::Vec<(&'static str, bool)> {
-    let mut out: std::vec::Vec<(&'static str, bool)> = std::vec::Vec::new();
-    for f in avx512::FEATURES {
-        if !out.iter().any(|(n, _)| n == f) {
-            out.push((f, feature_detected(f)));
-        }
-    }
-    out
-}
-
-#[cfg(feature = "std")]
-fn feature_detected(name: &str) -> bool {
-    match name {
-        "aes" => std::arch::is_x86_feature_detected!("aes"),
-        "pclmulqdq" => std::arch::is_x86_feature_detected!("pclmulqdq"),
-        "sse2" => std::arch::is_x86_feature_detected!("sse2"),
-        "ssse3" => std::arch::is_x86_feature_detected!("ssse3"),
-        "sse4.1" => std::arch::is_x86_feature_detected!("sse4.1"),
-        "avx" => std::arch::is_x86_feature_detected!("avx"),
-        "avx2" => std::arch::is_x86_feature_detected!("avx2"),
-        "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
-        "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
-        "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
-        "vaes" => std::arch::is_x86_feature_detected!("vaes"),
-        "vpclmulqdq" => std::arch::is_x86_feature_detected!("vpclmulqdq"),
-        _ => false,
-    }
+    avx512::feature_states()
 }

@@ -135,18 +135,6 @@ impl Simd for Ymm {
     const LANES: usize = 2;
     type Block = Xmm;
     #[inline(always)]
-    unsafe fn from_u128(x: u128) -> Self {
-        Self::broadcast(Xmm::from_u128(x))
-    }
-    #[inline(always)]
-    unsafe fn to_u128(self) -> u128 {
-        self.lane0().to_u128()
-    }
-    #[inline(always)]
-    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        super::keys::expand_into(key, rk)
-    }
-    #[inline(always)]
     unsafe fn zero() -> Self {
         Ymm(_mm256_setzero_si256())
     }
@@ -233,18 +221,6 @@ impl Simd for Ymm {
 impl Simd for Zmm {
     const LANES: usize = 4;
     type Block = Xmm;
-    #[inline(always)]
-    unsafe fn from_u128(x: u128) -> Self {
-        Self::broadcast(Xmm::from_u128(x))
-    }
-    #[inline(always)]
-    unsafe fn to_u128(self) -> u128 {
-        self.lane0().to_u128()
-    }
-    #[inline(always)]
-    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        super::keys::expand_into(key, rk)
-    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         Zmm(_mm512_setzero_si512())
