@@ -11,6 +11,8 @@ pub(super) struct Keys<V> {
     pub(super) rounds: usize,
 }
 
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
     // (Explicit loops, not `array::from_fn`: its closure would not inline into the
@@ -30,10 +32,26 @@ pub(super) unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
     }
 }
 
+impl<V: Simd> Keys<V> {
+    /// Overwrites the broadcast round keys (key material) before the stack is reused.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+    #[inline(always)]
+    pub(super) unsafe fn wipe(&mut self) {
+        // SAFETY: this function's contract.
+        unsafe { super::wipe_vectors(&mut self.k) }
+    }
+}
+
 /// Encrypts N vectors of blocks in place. Specialized per round count so the rounds
 /// unroll completely (the count is public: it is the key size).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         for x in s.iter_mut() {
             *x = x.xor(keys.k[0]);
@@ -43,8 +61,12 @@ pub(super) unsafe fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; 
 }
 
 /// [`aes_n`] on blocks already xored with round key 0.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         match keys.rounds {
             10 => aes_rounds::<V, N, 10>(keys, s),
@@ -55,8 +77,12 @@ pub(super) unsafe fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: 
 }
 
 /// Rounds 1..=R.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 unsafe fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [V; N]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         for r in 1..R {
             let k = keys.k[r];
@@ -73,10 +99,14 @@ unsafe fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s:
 
 /// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags): as many
 /// independent AES chains as there are blocks, up to 8.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn encrypt_blocks<V: Simd>(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
-        let ks = keys::<V::Block>(rk);
+        let mut ks = keys::<V::Block>(rk);
         for group in blocks.chunks_mut(8) {
             match group.len() {
                 1 => ecb::<V::Block, 1>(&ks, group),
@@ -85,11 +115,15 @@ pub(crate) unsafe fn encrypt_blocks<V: Simd>(rk: &RoundKeys, blocks: &mut [[u8; 
                 _ => ecb::<V::Block, 8>(&ks, group),
             }
         }
+        ks.wipe();
     }
 }
 
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 unsafe fn ecb<B: Simd, const N: usize>(ks: &Keys<B>, group: &mut [[u8; 16]]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let mut s = [B::zero(); N];
         for (x, b) in s.iter_mut().zip(group.iter()) {

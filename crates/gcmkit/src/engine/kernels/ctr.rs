@@ -20,8 +20,11 @@ pub(super) struct Ctr<V> {
 }
 
 impl<V: Simd> Ctr<V> {
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn new(ctr: &[u8; 16], kind: Counter) -> Self {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             let be = kind != Counter::Le32;
             let mut c = V::Block::load(ctr.as_ptr());
@@ -39,8 +42,12 @@ impl<V: Simd> Ctr<V> {
     }
 
     /// The next vector of counter blocks, ready for AES.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn take(&mut self) -> V {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             let c = self.next;
             self.next = c.add32(self.step);
@@ -60,8 +67,12 @@ impl<V: Simd> Ctr<V> {
     /// additions on the block form. That choice branches on the counter's value, so it is
     /// only made for a public starting counter (96-bit IVs); `make ct-check` flags it
     /// otherwise.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn take_batch<const N: usize>(&mut self, k0: V) -> [V; N] {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             let mut s = [V::zero(); N];
             let blocks = (N * V::LANES) as u32;
@@ -85,6 +96,9 @@ impl<V: Simd> Ctr<V> {
 }
 
 /// XORs the counter-mode keystream into `data`; returns the counter after the last block.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn ctr_xor<V: Simd, const N: usize>(
     rk: &RoundKeys,
@@ -96,6 +110,9 @@ pub(crate) unsafe fn ctr_xor<V: Simd, const N: usize>(
 }
 
 /// dst = src XOR keystream from `ctr`; returns the counter after the last block.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
     rk: &RoundKeys,
@@ -103,8 +120,9 @@ pub(crate) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
     ctr: [u8; 16],
     io: Io,
 ) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
-        let ks = keys::<V>(rk);
+        let mut ks = keys::<V>(rk);
         let mut c = Ctr::<V>::new(&ctr, kind);
         let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
         let len = io.len;
@@ -130,14 +148,19 @@ pub(crate) unsafe fn ctr_xor_io<V: Simd, const N: usize>(
             3 | 4 => ctr_group::<V, 4>(&ks, &mut c, rest),
             _ => ctr_group::<V, 8>(&ks, &mut c, rest),
         }
+        ks.wipe();
         kind.add(&ctr, len.div_ceil(16) as u32)
     }
 }
 
 /// dst = src xor the next G vectors of keystream, for `io.len` <= 16·LANES·G bytes (the
 /// last vector may be partial: masked load and store on AVX-512).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `io`'s buffers (borrowed slices) hold `io.len` <= 16·LANES·G bytes.
 #[inline(always)]
 unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Io) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let vb = 16 * V::LANES;
         let mut s = c.take_batch::<G>(ks.k[0]);

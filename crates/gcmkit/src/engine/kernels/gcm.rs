@@ -22,6 +22,9 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 /// GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns the full tag.
 /// The caller guarantees `data.len() <= SMALL_DATA` and
 /// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `data.len() <= SMALL_DATA` and `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
 #[inline(always)]
 pub(crate) unsafe fn gcm_small<V: Simd>(
     rk: &RoundKeys,
@@ -31,6 +34,7 @@ pub(crate) unsafe fn gcm_small<V: Simd>(
     data: &mut [u8],
     decrypt: bool,
 ) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // E(K, Y0) and the keystream, counters built in registers (no store-to-load
         // round trip through memory), as many AES chains as blocks.
@@ -45,6 +49,9 @@ pub(crate) unsafe fn gcm_small<V: Simd>(
 
 /// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
 /// `*next`) multiplied by the power at `h`/`hk` + 16·b; advances `*next`.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `h` and `hk` must point into the key's power tables with room for every block of `bytes`.
 #[inline(always)]
 unsafe fn absorb_padded<V: Simd>(
     sums: &mut Sums<V::Block>,
@@ -54,6 +61,7 @@ unsafe fn absorb_padded<V: Simd>(
     next: &mut usize,
     flavor: Flavor,
 ) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         for blk in bytes.chunks(16) {
             let o = 16 * *next;
@@ -67,6 +75,8 @@ unsafe fn absorb_padded<V: Simd>(
     }
 }
 
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). as for `gcm_small`.
 #[inline(always)]
 unsafe fn small<V: Simd, const N: usize>(
     (rk, key): (&RoundKeys, &HashKey),
@@ -75,14 +85,16 @@ unsafe fn small<V: Simd, const N: usize>(
     data: &mut [u8],
     decrypt: bool,
 ) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
-        let ks = keys::<V::Block>(rk);
+        let mut ks = keys::<V::Block>(rk);
         let mut c = Ctr::<V::Block>::new(y0, Counter::Be32);
         let mut s = [V::Block::zero(); N];
         for x in s.iter_mut() {
             *x = c.take();
         }
         aes_n(&ks, &mut s);
+        ks.wipe();
         // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
         // from the caller's slices (block b times H^(k-b)), one reduction.
         let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
@@ -122,6 +134,9 @@ unsafe fn small<V: Simd, const N: usize>(
 /// and the dispatch around each) saves their set-ups: AES-128-GCM at 576 B and 1500 B went
 /// from 0.86-0.96x to about 1.05-1.15x AWS-LC (`gcmkit-bench focus`, same run).
 /// Returns the full tag (GHASH xor E(K, Y0)).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
@@ -133,10 +148,13 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     io: Io,
     what: Hash,
 ) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // E(K, Y0) first: independent of everything else, it overlaps the hashing.
         let mut mask = [V::Block::load(y0.as_ptr())];
-        aes_n(&keys::<V::Block>(rk), &mut mask);
+        let mut mask_keys = keys::<V::Block>(rk);
+        aes_n(&mask_keys, &mut mask);
+        mask_keys.wipe();
         let mut acc = 0u128;
         hash_update::<V, MAXW>(key, &mut acc, aad);
         stitched::<V, N, MAXW>(rk, key, kind, kind.add(y0, 1), &mut acc, io, what);
@@ -154,6 +172,9 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
 
 /// CTR over `data` in place with the GHASH/POLYVAL of the input or output absorbed into
 /// `acc`, N vectors per batch, AES and CLMUL interleaved. Returns the next counter.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     rk: &RoundKeys,
@@ -164,6 +185,7 @@ pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     io: Io,
     what: Hash,
 ) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let wblocks = N * V::LANES;
         let (vb, wb) = (16 * V::LANES, 16 * wblocks);
@@ -182,7 +204,7 @@ pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
                 }
             };
         }
-        let ks = keys::<V>(rk);
+        let mut ks = keys::<V>(rk);
         let mut hpow = [V::zero(); N];
         let mut hkar = [V::zero(); N];
         for j in 0..N {
@@ -196,6 +218,7 @@ pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
             12 => batch_loop::<V, N, 12>(args, &mut c, V::Block::from_u128(*acc)),
             _ => batch_loop::<V, N, 14>(args, &mut c, V::Block::from_u128(*acc)),
         };
+        ks.wipe();
         if what == Hash::Output {
             a = hash_batch::<V>(key, a, io.dst.add((batches - 1) * wb), wblocks);
         }
@@ -230,6 +253,9 @@ type LoopArgs<'a, V, const N: usize> = (
 );
 
 /// The stitched batches with the AES round count `R` fixed at compile time.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `args.4` (the data) holds at least `args.5` whole batches.
 #[inline(always)]
 unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
     args: LoopArgs<'_, V, N>,
@@ -243,6 +269,7 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
             "every hashed vector needs an AES round to hide behind"
         )
     };
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let (ks, key, hpow, hkar, io, batches, what) = args;
         let vb = 16 * V::LANES;

@@ -3,6 +3,7 @@
 //! by doubling, and whole-buffer hashing in batches of up to MAXW blocks.
 
 use super::super::simd::Simd;
+use super::wipe_vectors;
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// Unreduced sums of products.
@@ -14,8 +15,11 @@ pub(super) struct Sums<V> {
 }
 
 impl<V: Simd> Sums<V> {
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn zero() -> Self {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             Sums {
                 lo: V::zero(),
@@ -28,8 +32,12 @@ impl<V: Simd> Sums<V> {
     /// The partial products of x·h lane by lane, Karatsuba style: `hk` holds
     /// h.lo xor h.hi, and `mid` is (x.lo + x.hi)(h.lo + h.hi), from which lo and hi are
     /// subtracted at reduction. Three carry-less multiplies instead of four.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn product(x: V, h: V, hk: V) -> Self {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             Sums {
                 lo: x.clmul::<0x00>(h),
@@ -40,14 +48,21 @@ impl<V: Simd> Sums<V> {
     }
 
     /// Adds x·h.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
         unsafe { self.add(Self::product(x, h, hk)) }
     }
 
     /// Adds one product.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn add(&mut self, p: Self) {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             self.lo = self.lo.xor(p.lo);
             self.mid = self.mid.xor(p.mid);
@@ -56,8 +71,12 @@ impl<V: Simd> Sums<V> {
     }
 
     /// The sum of two products.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn sum2(a: Self, b: Self) -> Self {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             Sums {
                 lo: a.lo.xor(b.lo),
@@ -68,8 +87,12 @@ impl<V: Simd> Sums<V> {
     }
 
     /// Adds two products, one three-input XOR per part.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn add2(&mut self, a: Self, b: Self) {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             self.lo = self.lo.xor3(a.lo, b.lo);
             self.mid = self.mid.xor3(a.mid, b.mid);
@@ -78,8 +101,12 @@ impl<V: Simd> Sums<V> {
     }
 
     /// XOR of the lanes (still unreduced).
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn fold(self) -> Sums<V::Block> {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             Sums {
                 lo: self.lo.fold_lanes(),
@@ -94,8 +121,12 @@ impl<V: Simd> Sums<V> {
     /// parts). With fold(L) = L·z^-1 mod p:
     ///     (lo + mid·z + hi·z^2)·z^-2 = hi + fold(mid + fold(lo)),
     /// two multiplies by K, two qword swaps and two three-input XORs.
+    ///
+    /// # Safety
+    /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn reduce(self) -> V::Block {
+        // SAFETY: within this function's `# Safety` contract.
         unsafe {
             // K = x^63 + x^62 + x^57 in the low qword of every lane.
             let k = V::from_u128(0xc200_0000_0000_0000);
@@ -108,8 +139,12 @@ impl<V: Simd> Sums<V> {
 }
 
 /// a·b·x^-128 (POLYVAL's dot) with one 128-bit CLMUL multiply and one reduction.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn mul<B: Simd<Block = B>>(a: B, b: B) -> B {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let mut s = Sums::<B>::zero();
         s.mul_add(a, b, b.xor(b.swap64()));
@@ -118,6 +153,9 @@ pub(super) unsafe fn mul<B: Simd<Block = B>>(a: B, b: B) -> B {
 }
 
 /// POLYVAL's dot(a, b) = a·b·x^-128.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 pub(crate) unsafe fn dot<V: Simd>(a: u128, b: u128) -> u128 {
@@ -130,8 +168,12 @@ pub(crate) unsafe fn dot<V: Simd>(a: u128, b: u128) -> u128 {
 /// the powers in a slice, or in the u128 table of `HashKey`, the per-message AES-GCM-SIV
 /// kernel measured 20-30 % slower at 256-576 B (`gcmkit-bench focus`, 0.73-0.85x against
 /// 1.01-1.08x AWS-LC).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn powers<B: Simd<Block = B>, const M: usize>(h: B, k: usize, pw: &mut [B; M]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         pw[0] = h;
         let mut have = 1;
@@ -147,8 +189,12 @@ pub(super) unsafe fn powers<B: Simd<Block = B>, const M: usize>(h: B, k: usize, 
 }
 
 /// H^1..H^count into the descending table of `HashKey` (`desc[POWERS - k]` = H^k).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn fill_powers<V: Simd>(h: u128, count: usize, desc: &mut [u128; POWERS]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let count = count.clamp(1, POWERS);
         let mut pw = [V::Block::zero(); POWERS];
@@ -160,19 +206,11 @@ pub(crate) unsafe fn fill_powers<V: Simd>(h: u128, count: usize, desc: &mut [u12
     }
 }
 
-/// Overwrites vectors that held key material (powers of H, round keys) before their stack
-/// slots are reused: volatile stores of zero, which the compiler may not drop.
-#[inline(always)]
-pub(super) unsafe fn wipe_vectors<B: Simd>(v: &mut [B]) {
-    for x in v.iter_mut() {
-        // SAFETY: x is a valid, exclusive reference; zero() runs under the caller's
-        // target features (the trait's contract).
-        unsafe { core::ptr::write_volatile(x, B::zero()) };
-    }
-}
-
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `p` must be valid for `16 * V::LANES` bytes.
 #[inline(always)]
 pub(super) unsafe fn load_elem<V: Simd>(p: *const u8, flavor: Flavor) -> V {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let x = V::load(p);
         if flavor == Flavor::Ghash {
@@ -185,8 +223,12 @@ pub(super) unsafe fn load_elem<V: Simd>(p: *const u8, flavor: Flavor) -> V {
 
 /// One block as a field element: the `n` <= 16 bytes at `p`, zero-padded (a masked load
 /// on AVX-512, never reading past `p + n`), byte-reversed for GHASH.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `p` must be valid for `n` <= 16 bytes.
 #[inline(always)]
 pub(super) unsafe fn load_block<V: Simd>(p: *const u8, n: usize, flavor: Flavor) -> V::Block {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         if n == 16 {
             load_elem::<V::Block>(p, flavor)
@@ -214,6 +256,9 @@ pub(super) fn kara_ptr(key: &HashKey, k: usize) -> *const u8 {
 }
 
 /// Hashes `k` (1 <= k <= key.count) whole blocks at `src` into `acc` with one reduction.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `src` must be valid for `16 * k` bytes, and `k` <= `key.count`.
 #[inline(always)]
 pub(super) unsafe fn hash_batch<V: Simd>(
     key: &HashKey,
@@ -221,6 +266,7 @@ pub(super) unsafe fn hash_batch<V: Simd>(
     src: *const u8,
     k: usize,
 ) -> V::Block {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let h = power_ptr(key, k);
         let hk = kara_ptr(key, k);
@@ -257,8 +303,12 @@ pub(super) unsafe fn hash_batch<V: Simd>(
 }
 
 /// acc' = (acc + x)·H for one field element `x` (see [`load_block`]).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(super) unsafe fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let mut s = Sums::<B>::zero();
         s.mul_add(
@@ -272,12 +322,16 @@ pub(super) unsafe fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B)
 
 /// Absorbs `data` into `acc`, the final partial block zero-padded; up to `MAXW` blocks
 /// per reduction.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
 pub(crate) unsafe fn hash_update<V: Simd, const MAXW: usize>(
     key: &HashKey,
     acc: &mut u128,
     data: &[u8],
 ) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let w = MAXW.min(key.count);
         let mut a = V::Block::from_u128(*acc);

@@ -53,7 +53,22 @@ pub(crate) mod siv;
 pub(crate) use gcm::{SMALL_DATA, SMALL_HASHED};
 pub(crate) use siv::SIV_SMALL_BLOCKS;
 
+use super::simd::Simd;
 use core::marker::PhantomData;
+
+/// Overwrites vectors that held key material (powers of H, round keys) before their stack
+/// slots are reused: volatile stores of zero, which the compiler may not drop.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+#[inline(always)]
+pub(crate) unsafe fn wipe_vectors<B: Simd>(v: &mut [B]) {
+    for x in v.iter_mut() {
+        // SAFETY: x is a valid, exclusive reference; zero() runs under the caller's
+        // target features (the trait's contract).
+        unsafe { core::ptr::write_volatile(x, B::zero()) };
+    }
+}
 
 /// Which data the stitched kernel hashes.
 #[derive(Clone, Copy, PartialEq, Eq)]

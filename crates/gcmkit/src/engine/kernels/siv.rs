@@ -5,7 +5,8 @@
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
 use super::ctr::ctr_xor_io;
-use super::ghash::{load_block, powers, wipe_vectors, Sums};
+use super::ghash::{load_block, powers, Sums};
+use super::wipe_vectors;
 use super::Io;
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
@@ -37,6 +38,9 @@ const SIV_GROUP: usize = 8;
 /// tag of the resulting plaintext is returned: the caller compares (in constant time)
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
 pub(crate) unsafe fn siv_small<V: Simd>(
     kgk: &RoundKeys,
@@ -45,6 +49,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // DeriveKey (RFC 8452 sec. 4, defined in `kdf::rfc8452`): all six blocks as independent
         // chains (blocks 4 and 5 unused for AES-128; in parallel they cost no latency).
@@ -53,7 +58,9 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         for (x, b) in d.iter_mut().zip(blocks.iter()) {
             *x = B::<V>::load(b.as_ptr());
         }
-        aes_n(&keys::<B<V>>(kgk), &mut d);
+        let mut kgk_keys = keys::<B<V>>(kgk);
+        aes_n(&kgk_keys, &mut d);
+        kgk_keys.wipe();
         for (x, b) in d.iter().zip(blocks.iter_mut()) {
             x.store(b.as_mut_ptr());
         }
@@ -145,7 +152,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         // keys (the RoundKeys value wipes itself on drop).
         wipe_vectors(&mut pw);
         wipe_vectors(&mut kara);
-        wipe_vectors(&mut ek.k);
+        ek.wipe();
         Ok(tag)
     }
 }
