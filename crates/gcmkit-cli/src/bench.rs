@@ -2,6 +2,7 @@
 //! size, with the Internet Performance Index (conventions sec. 9). For the side-by-side
 //! comparison with other libraries see `make bench` (docs/perf/engines.md).
 
+use crate::outln;
 use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac};
 use std::time::Instant;
@@ -111,26 +112,26 @@ pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(
         Some(e) => vec![e.check().map_err(|x| x.to_string())?],
         None => Engine::supported().collect(),
     };
-    println!(
+    outln!(
         "gcmkit {} bench: encryption throughput in GB/s (median of 5); IPI in Gbit/s",
         gcmkit::VERSION
     );
-    print!("{:<16} {:<9}", "algorithm", "engine");
+    crate::out(&format!("{:<16} {:<9}", "algorithm", "engine"));
     for s in sizes {
-        print!(" {:>9}", s);
+        crate::out(&format!(" {:>9}", s));
     }
-    println!(" {:>9}", "IPI");
+    outln!(" {:>9}", "IPI");
     for alg in algs {
         for &e in &engines {
-            print!("{alg:<16} {:<9}", e.name());
+            crate::out(&format!("{alg:<16} {:<9}", e.name()));
             for &s in sizes {
-                print!(" {:>9.3}", gbps(&mut *op(alg, e, s)?, s));
+                crate::out(&format!(" {:>9.3}", gbps(&mut *op(alg, e, s)?, s)));
             }
             let inv: f64 = IPI_MIX
                 .iter()
                 .map(|&(s, f)| Ok::<f64, String>(f / gbps(&mut *op(alg, e, s)?, s)))
                 .sum::<Result<f64, String>>()?;
-            println!(" {:>9.2}", 8.0 / inv);
+            outln!(" {:>9.2}", 8.0 / inv);
         }
     }
     Ok(())

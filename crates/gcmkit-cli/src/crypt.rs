@@ -1,7 +1,12 @@
 //! `gcmkit keygen`, `encrypt` and `decrypt`: Cobblestone-128/-256 files and streams.
+//!
+//! Decryption into a regular file appears only after the whole message verified (the
+//! library's output layer). Decryption to stdout, a FIFO or a device streams: each batch
+//! of chunks is written once its tags verified, and a tampered or truncated stream ends
+//! with exit 1 and a message naming the chunk; nothing after the bad chunk is written.
 
-use crate::files::{create_private, failed, open_input, read_key, usage, Failure, Output};
-use gcmkit::chunked;
+use crate::files::{io_failure, open_input, read_key, usage, Failure, Output};
+use gcmkit::{chunked, Error};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -22,16 +27,30 @@ pub fn keygen(out: Option<&Path>, bits: u32, force: bool) -> Result<(), Failure>
         hex::encode(&*key)
     ));
     match out {
+        // Through a 0600 temporary file renamed into place: a replaced key file is 0600
+        // too, and a failure (a full disk) leaves nothing behind.
         Some(p) if p != Path::new("-") => {
-            let mut f = create_private(p, force)?;
-            f.write_all(line.as_bytes())
-                .map_err(|e| usage(format!("cannot write {}: {e}", p.display())))?;
+            let mut o = match Output::open(Some(p), force, false)? {
+                Output::Path(o) => o,
+                Output::Stdout => return Err(usage("keygen: no output path")),
+            };
+            o.file()
+                .write_all(line.as_bytes())
+                .map_err(|e| io_failure(&format!("cannot write {}", p.display()), &e))?;
+            o.commit()
+                .map_err(|e| io_failure(&format!("cannot write {}", p.display()), &e))
         }
-        _ => io::stdout()
-            .write_all(line.as_bytes())
-            .map_err(|e| usage(format!("cannot write: {e}")))?,
+        _ => {
+            let mut stdout = match Output::open(None, false, false)? {
+                Output::Stdout => io::stdout().lock(),
+                Output::Path(_) => return Err(usage("keygen: unexpected output")),
+            };
+            stdout
+                .write_all(line.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| io_failure("cannot write the key", &e))
+        }
     }
-    Ok(())
 }
 
 fn progress(len: Option<u64>, quiet: bool) -> Option<ProgressBar> {
@@ -56,72 +75,86 @@ pub struct Job {
     pub quiet: bool,
 }
 
-pub fn encrypt(job: &Job) -> Result<(), Failure> {
+/// The engine, checked before any file is touched: a bad `GCMKIT_ENGINE` is a usage
+/// error (exit 2), never mistaken for a failed authentication.
+fn check_engine() -> Result<(), Failure> {
+    gcmkit::Engine::selected()
+        .map(|_| ())
+        .map_err(|e| usage(format!("GCMKIT_ENGINE: {e}")))
+}
+
+/// Runs `stream` from the job's input into its output with a progress bar; commits the
+/// output on success, removes it (or, streamed, stops) on failure.
+fn run(
+    job: &Job,
+    ciphertext_out: bool,
+    stream: impl FnOnce(
+        &[u8],
+        Box<dyn io::Read>,
+        &mut dyn Write,
+        &mut dyn FnMut(u64),
+    ) -> Result<u64, Error>,
+    on_error: impl FnOnce(Error, bool) -> Failure,
+) -> Result<(), Failure> {
+    check_engine()?;
     let key = read_key(&job.key)?;
     let (input, len) = open_input(job.input.as_deref())?;
-    let mut out = Output::open(job.output.as_deref(), job.force, true)?;
+    let mut out = Output::open(job.output.as_deref(), job.force, ciphertext_out)?;
+    let streamed = out.is_streamed();
     let pb = progress(len, job.quiet);
+    let mut tick = |done: u64| {
+        if let Some(pb) = &pb {
+            pb.set_position(done)
+        }
+    };
     let r = {
-        let w = out.writer();
-        chunked::encrypt_stream(&key, job.context.as_bytes(), input, w, |done| {
-            if let Some(pb) = &pb {
-                pb.set_position(done)
-            }
-        })
+        let mut w = out.writer();
+        stream(&key, input, &mut w, &mut tick)
     };
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
     match r {
         Ok(_) => out.commit(),
-        Err(e) => {
-            out.discard();
-            Err(usage(format!("encryption failed: {e}")))
-        }
+        // Dropping the output removes its temporary file: nothing reaches the destination.
+        Err(e) => Err(on_error(e, streamed)),
     }
 }
 
+/// An error's exit: I/O (a broken pipe quietly, 141) and usage errors 2, failed checks 1.
+fn classify(what: &str, e: Error, after: &str) -> Failure {
+    match e {
+        Error::Io(io) => io_failure(&format!("{what} failed"), io.get_ref()),
+        e @ (Error::InvalidKeyLength { .. } | Error::EngineUnavailable(_)) => {
+            usage(format!("{what} failed: {e}"))
+        }
+        e => crate::files::failed(format!("{what} failed: {e}; {after}")),
+    }
+}
+
+pub fn encrypt(job: &Job) -> Result<(), Failure> {
+    let ctx = job.context.as_bytes();
+    run(
+        job,
+        true,
+        |key, input, w, tick| chunked::encrypt_stream(key, ctx, input, w, tick),
+        |e, _| classify("encryption", e, "no output was written"),
+    )
+}
+
 pub fn decrypt(job: &Job) -> Result<(), Failure> {
-    let key = read_key(&job.key)?;
-    let (input, len) = open_input(job.input.as_deref())?;
-    let to_stdout = job.output.as_deref().is_none_or(|p| p == Path::new("-"));
-    // Verified plaintext goes to a temporary file first; it reaches the destination (or
-    // stdout) only once the whole message has verified.
-    let staging = if to_stdout {
-        let p = std::env::temp_dir().join(format!("gcmkit-decrypt-{}.tmp", std::process::id()));
-        Some(p)
-    } else {
-        None
-    };
-    let mut out = match &staging {
-        Some(p) => Output::open(Some(p), true, false)?,
-        None => Output::open(job.output.as_deref(), job.force, false)?,
-    };
-    let pb = progress(len, job.quiet);
-    let r = {
-        let w = out.writer();
-        chunked::decrypt_stream(&key, job.context.as_bytes(), input, w, |done| {
-            if let Some(pb) = &pb {
-                pb.set_position(done)
-            }
-        })
-    };
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    if let Err(e) = r {
-        out.discard();
-        return Err(match e {
-            chunked::Error::Io(e) => usage(format!("decryption failed: {e}")),
-            e => failed(format!("decryption failed: {e}; no output was written")),
-        });
-    }
-    out.commit()?;
-    if let Some(p) = staging {
-        let copy =
-            std::fs::File::open(&p).and_then(|mut f| io::copy(&mut f, &mut io::stdout().lock()));
-        let _ = std::fs::remove_file(&p);
-        copy.map_err(|e| usage(format!("cannot write plaintext: {e}")))?;
-    }
-    Ok(())
+    let ctx = job.context.as_bytes();
+    run(
+        job,
+        false,
+        |key, input, w, tick| chunked::decrypt_stream(key, ctx, input, w, tick),
+        |e, streamed| {
+            let after = if streamed {
+                "only chunks before it, each verified, were written"
+            } else {
+                "no output was written"
+            };
+            classify("decryption", e, after)
+        },
+    )
 }

@@ -1,17 +1,26 @@
 //! Key files, inputs and outputs for `keygen`, `encrypt` and `decrypt`.
 //!
-//! Outputs go through a temporary file in the destination's directory that is renamed
-//! into place only when the whole operation succeeded, so a failed decryption leaves no
-//! plaintext behind. Decryption to stdout first decrypts into a private temporary file and
-//! copies it out only after the whole message verified.
+//! Outputs go through `gcmkit::fs`, the library's one file-output layer: a regular file
+//! is written through a random, exclusive, 0600 temporary name next to it and appears only
+//! when the whole operation succeeded (never replacing a file that exists, or appeared
+//! meanwhile, unless `--force`); FIFOs and character devices are written in place; stdout
+//! is streamed.
 
-use std::fs::{File, OpenOptions};
+use gcmkit::fs::{Output as FsOutput, Overwrite};
+use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 
-/// A CLI failure: the message, and whether it is a usage/IO problem (exit 2) or a failed
-/// check such as authentication (exit 1).
+/// Exit code for a failed check (authentication, truncation, selftest, vectors).
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code for bad usage, unreadable input, refused overwrite or an I/O error.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code when stdout's reader went away (as a shell reports a process killed by
+/// SIGPIPE: 128 + 13). Nothing is printed.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
+
+/// A CLI failure: the message (empty: print nothing) and the exit code.
 pub struct Failure {
     pub msg: String,
     pub code: u8,
@@ -20,59 +29,113 @@ pub struct Failure {
 pub fn usage(msg: impl Into<String>) -> Failure {
     Failure {
         msg: msg.into(),
-        code: 2,
+        code: EXIT_USAGE,
     }
 }
 
 pub fn failed(msg: impl Into<String>) -> Failure {
     Failure {
         msg: msg.into(),
-        code: 1,
+        code: EXIT_FAILED,
     }
 }
 
-/// Reads a key file: one line of hex (32 or 64 digits); lines starting with `#` are
-/// comments.
-pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
-    let text = zeroize::Zeroizing::new(
-        std::fs::read_to_string(path)
-            .map_err(|e| usage(format!("cannot read key file {}: {e}", path.display())))?,
-    );
-    let line = text
+/// An I/O failure: a broken pipe on stdout ends the run quietly with 141, anything else
+/// is exit 2 with `what` and the error.
+pub fn io_failure(what: &str, e: &io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure {
+            msg: String::new(),
+            code: EXIT_BROKEN_PIPE,
+        }
+    } else {
+        usage(format!("{what}: {e}"))
+    }
+}
+
+/// Largest key file read (a key line is 64 hex digits; the rest is comments).
+pub const KEY_FILE_MAX: u64 = 4096;
+
+/// Parses a key file's text: exactly one key line of 32 or 64 hex digits; besides it only
+/// blank lines and `#` comments. Each mistake gets its own message.
+pub fn parse_key(text: &[u8], name: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
+    if text.starts_with(b"\xef\xbb\xbf") {
+        return Err(usage(format!(
+            "key file {name} starts with a UTF-8 byte-order mark; save it without one"
+        )));
+    }
+    let text = std::str::from_utf8(text)
+        .map_err(|_| usage(format!("key file {name} is not text (not UTF-8)")))?;
+    let mut lines = text
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .ok_or_else(|| usage(format!("key file {} holds no key", path.display())))?;
-    let key = zeroize::Zeroizing::new(
-        hex::decode(line).map_err(|_| usage(format!("key file {}: not hex", path.display())))?,
-    );
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let line = lines
+        .next()
+        .ok_or_else(|| usage(format!("key file {name} holds no key")))?;
+    if lines.next().is_some() {
+        return Err(usage(format!(
+            "key file {name} has more than one non-comment line; it must hold only the key \
+             (comments start with #)"
+        )));
+    }
+    if let Some((i, c)) = line.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(usage(format!(
+            "key file {name}: not hex: {c:?} at position {}",
+            i + 1
+        )));
+    }
+    if line.len() % 2 == 1 {
+        return Err(usage(format!(
+            "key file {name}: odd number of hex digits ({}); a key is 32 or 64 digits",
+            line.len()
+        )));
+    }
+    let key = zeroize::Zeroizing::new(hex::decode(line).map_err(|e| usage(e.to_string()))?);
     if key.len() != 16 && key.len() != 32 {
         return Err(usage(format!(
-            "key file {}: {} bytes; expected 16 (Cobblestone-128) or 32 (Cobblestone-256), i.e. 32 or 64 hex digits",
-            path.display(),
+            "key file {name}: {} bytes; expected 16 (Cobblestone-128) or 32 (Cobblestone-256), \
+             i.e. 32 or 64 hex digits",
             key.len()
         )));
     }
     Ok(key)
 }
 
-/// Creates a new file readable only by its owner, refusing to replace one unless `force`.
-pub fn create_private(path: &Path, force: bool) -> Result<File, Failure> {
-    if path.exists() && !force {
+/// Reads and parses a key file (at most [`KEY_FILE_MAX`] bytes), warning on stderr when
+/// its permissions let group or others read it, as ssh does.
+pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
+    let name = path.display().to_string();
+    let f = File::open(path).map_err(|e| usage(format!("cannot read key file {name}: {e}")))?;
+    if let Ok(m) = f.metadata() {
+        let mode = m.permissions().mode();
+        if m.is_file() && mode & 0o077 != 0 {
+            crate::say(&format!(
+                "gcmkit: warning: key file {name} is readable by others (mode {:o}); \
+                 run chmod 600 {name}",
+                mode & 0o777
+            ));
+        }
+    }
+    let mut text = zeroize::Zeroizing::new(Vec::new());
+    f.take(KEY_FILE_MAX + 1)
+        .read_to_end(&mut text)
+        .map_err(|e| usage(format!("cannot read key file {name}: {e}")))?;
+    if text.len() as u64 > KEY_FILE_MAX {
         return Err(usage(format!(
-            "refusing to overwrite {} (use --force)",
-            path.display()
+            "key file {name} is larger than {KEY_FILE_MAX} bytes; it must hold only the key"
         )));
     }
-    let mut o = OpenOptions::new();
-    o.write(true).mode(0o600);
-    if force {
-        o.create(true).truncate(true);
-    } else {
-        o.create_new(true);
-    }
-    o.open(path)
-        .map_err(|e| usage(format!("cannot create {}: {e}", path.display())))
+    parse_key(&text, &name)
+}
+
+/// Whether file descriptor `fd` is open (a closed stdin or stdout, `<&-` / `>&-`, must be
+/// an error, not an empty input or a discarded output).
+/// `/dev/fd/N` exists exactly while descriptor N is open (no unsafe FFI needed).
+fn fd_open(fd: i32) -> bool {
+    Path::new(&format!("/dev/fd/{fd}"))
+        .symlink_metadata()
+        .is_ok()
 }
 
 /// The input: a file or stdin (`None` or `-`), and its length if known.
@@ -82,29 +145,23 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), F
             let f =
                 File::open(p).map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?;
             let len = f.metadata().ok().map(|m| m.len());
-            Ok((Box::new(io::BufReader::with_capacity(1 << 20, f)), len))
+            Ok((Box::new(f), len))
         }
-        _ => Ok((Box::new(io::stdin().lock()), None)),
+        _ => {
+            if !fd_open(0) {
+                return Err(usage("stdin is closed"));
+            }
+            Ok((Box::new(io::stdin().lock()), None))
+        }
     }
 }
 
-/// Where output goes: a destination file (written via a temporary file) or stdout.
+/// Where output goes.
 pub enum Output {
-    File {
-        dest: PathBuf,
-        tmp: PathBuf,
-        file: File,
-    },
+    /// A path, through the library's output layer.
+    Path(FsOutput),
+    /// Standard output, streamed.
     Stdout,
-}
-
-/// A temporary path next to `dest` (same filesystem, so the final rename is atomic).
-fn tmp_path(dest: &Path) -> PathBuf {
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    dest.with_file_name(format!(".{name}.gcmkit-{}.tmp", std::process::id()))
 }
 
 impl Output {
@@ -112,21 +169,24 @@ impl Output {
     pub fn open(path: Option<&Path>, force: bool, ciphertext: bool) -> Result<Output, Failure> {
         match path {
             Some(p) if p != Path::new("-") => {
-                if p.exists() && !force {
-                    return Err(usage(format!(
-                        "refusing to overwrite {} (use --force)",
-                        p.display()
-                    )));
-                }
-                let tmp = tmp_path(p);
-                let file = create_private(&tmp, true)?;
-                Ok(Output::File {
-                    dest: p.to_path_buf(),
-                    tmp,
-                    file,
-                })
+                let policy = if force {
+                    Overwrite::Replace
+                } else {
+                    Overwrite::Never
+                };
+                FsOutput::create(p, policy)
+                    .map(Output::Path)
+                    .map_err(|e| match e.kind() {
+                        io::ErrorKind::AlreadyExists => {
+                            usage(format!("refusing to overwrite: {e} (use --force)"))
+                        }
+                        _ => usage(format!("cannot write {}: {e}", p.display())),
+                    })
             }
             _ => {
+                if !fd_open(1) {
+                    return Err(usage("stdout is closed"));
+                }
                 if ciphertext && io::stdout().is_terminal() {
                     return Err(usage(
                         "refusing to write ciphertext to a terminal (use -o FILE or a pipe)",
@@ -137,31 +197,30 @@ impl Output {
         }
     }
 
-    /// Moves the finished temporary file into place.
-    pub fn commit(self) -> Result<(), Failure> {
-        if let Output::File { dest, tmp, file } = self {
-            // No fsync: the rename is what keeps unverified output out of the destination;
-            // durability across a power failure is the filesystem's job (as for age, cp).
-            drop(file);
-            std::fs::rename(&tmp, &dest).map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                usage(format!("cannot move output into {}: {e}", dest.display()))
-            })?;
+    /// Whether what is written is seen at once (stdout, a FIFO, a device): then decryption
+    /// streams verified chunks; otherwise the output appears only at [`Output::commit`].
+    pub fn is_streamed(&self) -> bool {
+        match self {
+            Output::Path(o) => o.is_direct(),
+            Output::Stdout => true,
         }
-        Ok(())
     }
 
-    /// Removes the temporary file: nothing reaches the destination.
-    pub fn discard(self) {
-        if let Output::File { tmp, file, .. } = self {
-            drop(file);
-            let _ = std::fs::remove_file(&tmp);
+    /// Moves a finished file into place (no-clobber unless `--force`).
+    pub fn commit(self) -> Result<(), Failure> {
+        match self {
+            Output::Path(o) => o
+                .commit()
+                .map_err(|e| io_failure("cannot move the output into place", &e)),
+            Output::Stdout => io::stdout()
+                .flush()
+                .map_err(|e| io_failure("cannot write", &e)),
         }
     }
 
     pub fn writer(&mut self) -> Box<dyn Write + '_> {
         match self {
-            Output::File { file, .. } => Box::new(io::BufWriter::with_capacity(1 << 20, file)),
+            Output::Path(o) => Box::new(o.file()),
             Output::Stdout => Box::new(io::stdout().lock()),
         }
     }

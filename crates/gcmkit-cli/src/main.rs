@@ -6,12 +6,56 @@ mod files;
 mod vectors;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const EXIT_OK: u8 = 0;
-const EXIT_FAILED: u8 = 1;
-const EXIT_USAGE: u8 = 2;
+use files::{EXIT_FAILED, EXIT_USAGE};
+
+/// Writes a line to stderr; never panics (stderr may be closed, or a closed pipe).
+pub fn say(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// Writes to stdout; a reader that went away ends the run quietly with 141, any other
+/// error with 2 (never a panic, as `println!` would).
+pub fn out(text: &str) {
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
+        let code = if e.kind() == std::io::ErrorKind::BrokenPipe {
+            files::EXIT_BROKEN_PIPE
+        } else {
+            say(&format!("gcmkit: cannot write to stdout: {e}"));
+            EXIT_USAGE
+        };
+        std::process::exit(code.into());
+    }
+}
+
+/// `println!` through [`out`].
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {
+        $crate::out(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: remove every temporary output file, say so, and exit
+/// with 128 + the signal number (as a shell reports a process the signal killed).
+fn cleanup_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            gcmkit::fs::remove_temp_files();
+            say("gcmkit: interrupted; no output file was left behind");
+            std::process::exit(128 + sig);
+        }
+    });
+}
 
 #[derive(Parser)]
 #[command(
@@ -21,8 +65,15 @@ const EXIT_USAGE: u8 = 2;
              and the GCM family's tools",
     after_help = "Examples:\n  gcmkit keygen -o secret.key\n  gcmkit encrypt --key secret.key -o notes.txt.enc notes.txt\n  \
                   gcmkit decrypt --key secret.key -o notes.txt notes.txt.enc\n  tar c dir | gcmkit encrypt --key secret.key > dir.tar.enc\n\n\
+                  Outputs: a regular file (-o FILE) appears only when the whole run succeeded, written \
+                  through a private temporary file; an existing file, or one that appears meanwhile, is \
+                  replaced only with --force (through a symlink to a file, too: the link stays, its target is \
+                  replaced). FIFOs and devices are written in place. Decryption to stdout or a FIFO streams: \
+                  each chunk is released once verified, and a bad or missing chunk ends the run with exit 1.\n\n\
                   Exit codes: 0 success; 1 a check failed (authentication, wrong key, truncation, selftest or \
-                  vector failures); 2 bad usage, unreadable input, refused overwrite or I/O error.\n\
+                  vector failures); 2 bad usage, unreadable input, refused overwrite or I/O error; 141 the \
+                  reader of stdout went away (nothing printed); 128+N killed by signal N (SIGINT 130, \
+                  SIGTERM 143, SIGHUP 129) after removing temporary files.\n\
                   Environment: GCMKIT_ENGINE=portable|aesni|avx2|avx512 forces an engine."
 )]
 struct Cli {
@@ -91,7 +142,7 @@ struct CryptArgs {
     /// Output file (default or `-`: stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Replace an existing output file.
+    /// Replace an existing output file (or, through a symlink, its target).
     #[arg(long)]
     force: bool,
     /// No progress bar.
@@ -116,6 +167,7 @@ impl CryptArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cleanup_on_signals();
     let r: Result<u8, files::Failure> = match cli.command {
         Command::Keygen {
             output,
@@ -148,26 +200,28 @@ fn main() -> ExitCode {
 }
 
 fn fail(f: files::Failure) -> ExitCode {
-    eprintln!("gcmkit: {}", f.msg);
+    if !f.msg.is_empty() {
+        say(&format!("gcmkit: {}", f.msg));
+    }
     ExitCode::from(f.code)
 }
 
 fn info() -> u8 {
-    println!("gcmkit {}", gcmkit::VERSION);
+    outln!("gcmkit {}", gcmkit::VERSION);
     let feats: Vec<String> = gcmkit::cpu_features()
         .into_iter()
         .map(|(n, on)| format!("{n}{}", if on { "" } else { " (no)" }))
         .collect();
-    println!("cpu features: {}", feats.join(", "));
+    outln!("cpu features: {}", feats.join(", "));
     let supported: Vec<&str> = gcmkit::Engine::supported().map(|e| e.name()).collect();
-    println!("engines supported: {}", supported.join(", "));
+    outln!("engines supported: {}", supported.join(", "));
     match gcmkit::Engine::selected() {
         Ok(e) => {
-            println!("engine in use: {}", e.name());
+            outln!("engine in use: {}", e.name());
             EXIT_OK
         }
         Err(e) => {
-            eprintln!("gcmkit: GCMKIT_ENGINE: {e}");
+            say(&format!("gcmkit: GCMKIT_ENGINE: {e}"));
             EXIT_USAGE
         }
     }
@@ -188,13 +242,13 @@ fn selftest() -> u8 {
     let mut failed = 0;
     for (alg, (ok, bad, source)) in &by_alg {
         if bad.is_empty() {
-            println!("ok    {alg:<16} {source} [{}]", ok.join(", "));
+            outln!("ok    {alg:<16} {source} [{}]", ok.join(", "));
         } else {
             failed += 1;
-            println!("FAIL  {alg:<16} {source} [{}]", bad.join("; "));
+            outln!("FAIL  {alg:<16} {source} [{}]", bad.join("; "));
         }
     }
-    println!("{} passed, {} failed", by_alg.len() - failed, failed);
+    outln!("{} passed, {} failed", by_alg.len() - failed, failed);
     if failed == 0 {
         EXIT_OK
     } else {

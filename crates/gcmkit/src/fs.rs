@@ -157,6 +157,9 @@ impl Output {
             Err(e) => return Err(e),
         }
         let tmp = temp_name(&target)?;
+        // Held across the creation, so a signal handler's `remove_temp_files` either runs
+        // before the file exists or sees it registered.
+        let mut registry = pending();
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -171,7 +174,8 @@ impl Output {
                     ),
                 )
             })?;
-        pending().push(tmp.clone());
+        registry.push(tmp.clone());
+        drop(registry);
         Ok(Output {
             file,
             kind: Kind::Atomic {

@@ -169,9 +169,16 @@ impl<R: Read> Decryptor<R> {
         self.buf.resize(CT_CHUNK + 1, 0);
         let n = have + read_full(&mut self.inner, &mut self.buf[have..])?;
         let is_final = n <= CT_CHUNK;
-        if is_final && (n < TAG || n == CT_CHUNK) {
-            // No room for a tag, or a full chunk with nothing after it: the final short
-            // chunk is missing.
+        if is_final && n == CT_CHUNK {
+            // A full chunk with nothing after it: the final (short) chunk is missing, or
+            // data was appended after it (shifting its bounds). Only a cut message leaves
+            // this chunk intact.
+            self.keys.open(self.k, &mut self.buf[..n])?;
+            crate::engine::wipe::wipe_bytes(&mut self.buf);
+            return Err(Error::Truncated);
+        }
+        if is_final && n < TAG {
+            // No room for a tag: the message was cut.
             return Err(Error::Truncated);
         }
         if self.k >= MAX_CHUNKS {
