@@ -129,13 +129,43 @@ pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
     parse_key(&text, &name)
 }
 
-/// Whether file descriptor `fd` is open (a closed stdin or stdout, `<&-` / `>&-`, must be
-/// an error, not an empty input or a discarded output).
-/// `/dev/fd/N` exists exactly while descriptor N is open (no unsafe FFI needed).
+/// Whether descriptor `fd` (0, 1 or 2) was open when the program started: a closed stdin
+/// or stdout (`<&-`, `>&-`) is an error, not an empty input or a discarded output.
 fn fd_open(fd: i32) -> bool {
-    Path::new(&format!("/dev/fd/{fd}"))
-        .symlink_metadata()
-        .is_ok()
+    STD_FDS_OPEN
+        .get()
+        .map_or_else(|| fd_open_now(fd), |open| open[fd as usize])
+}
+
+/// Whether stdin, stdout and stderr were open at start, recorded by [`record_std_fds`].
+static STD_FDS_OPEN: std::sync::OnceLock<[bool; 3]> = std::sync::OnceLock::new();
+
+/// Records which standard descriptors are open; call first thing in `main`, before any
+/// file is opened (a file opened later would take a closed descriptor's number).
+pub fn record_std_fds() {
+    let _ = STD_FDS_OPEN.set([fd_open_now(0), fd_open_now(1), fd_open_now(2)]);
+}
+
+/// Rust's runtime reopens a closed 0, 1 or 2 as `/dev/null` read-write before `main`, so
+/// a closed descriptor shows as `/dev/null` opened O_RDWR (a shell's `</dev/null` is
+/// O_RDONLY, `>/dev/null` O_WRONLY). Read from /proc without unsafe code; where /proc is
+/// missing, the descriptor counts as open.
+fn fd_open_now(fd: i32) -> bool {
+    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
+        return Path::new(&format!("/dev/fd/{fd}"))
+            .symlink_metadata()
+            .is_ok();
+    };
+    if target != Path::new("/dev/null") {
+        return true;
+    }
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).unwrap_or_default();
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok());
+    // O_ACCMODE = 3, O_RDWR = 2.
+    flags.is_none_or(|f| f & 3 != 2)
 }
 
 /// The input: a file or stdin (`None` or `-`), and its length if known.

@@ -166,6 +166,7 @@ impl CryptArgs {
 }
 
 fn main() -> ExitCode {
+    files::record_std_fds();
     let cli = Cli::parse();
     cleanup_on_signals();
     let r: Result<u8, files::Failure> = match cli.command {

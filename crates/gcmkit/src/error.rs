@@ -140,7 +140,7 @@ impl fmt::Display for Error {
             Error::Truncated => write!(f, "ciphertext is truncated"),
             Error::ModifiedChunk { chunk } => write!(
                 f,
-                "chunk {chunk} failed authentication (modified, reordered, truncated, or followed by trailing data)"
+                "chunk {chunk} failed authentication (modified, reordered, from another message, or followed by appended data)"
             ),
             Error::StreamFailed => write!(f, "stream already failed"),
             #[cfg(feature = "std")]
