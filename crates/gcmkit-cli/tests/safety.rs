@@ -337,25 +337,26 @@ fn appended_data_is_not_called_truncation() {
 
 #[test]
 fn streaming_decryption_releases_verified_chunks_and_stops_at_a_bad_one() {
-    // 3 MiB: three batches of 64 chunks; a byte flipped in chunk 100 (second batch).
-    let d = setup("stream", 3 << 20);
+    // 9 MiB: three batches of 256 chunks (chunked::BATCH); a byte flipped in chunk 300
+    // (second batch).
+    let d = setup("stream", 9 << 20);
     let mut ct = std::fs::read(d.join("ct")).unwrap();
-    ct[56 + 100 * 16400 + 7] ^= 1;
+    ct[56 + 300 * 16400 + 7] ^= 1;
     std::fs::write(d.join("bad"), &ct).unwrap();
     let o = run(&["decrypt", "--key", "k", "bad"], &d);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("chunk 100"), "{}", stderr(&o));
-    let pt = data(3 << 20);
-    assert!(o.stdout.len() <= 100 * 16384, "output past the bad chunk");
+    assert!(stderr(&o).contains("chunk 300"), "{}", stderr(&o));
+    let pt = data(9 << 20);
+    assert!(o.stdout.len() <= 300 * 16384, "output past the bad chunk");
     assert_eq!(
         o.stdout[..],
         pt[..o.stdout.len()],
         "released bytes are the plaintext"
     );
-    assert_eq!(o.stdout.len(), 64 * 16384, "the first batch was streamed");
+    assert_eq!(o.stdout.len(), 256 * 16384, "the first batch was streamed");
     // Truncated at every chunk boundary, through stdout: exit 1, a verified prefix only.
     let ct = std::fs::read(d.join("ct")).unwrap();
-    for k in [1usize, 63, 64, 65, 128, 192] {
+    for k in [1usize, 255, 256, 257, 512, 575] {
         let cut = 56 + k * 16400;
         std::fs::write(d.join("cut"), &ct[..cut]).unwrap();
         let o = run(&["decrypt", "--key", "k", "cut"], &d);

@@ -99,6 +99,17 @@ impl MessageKeys {
             .map_err(|_| Error::ModifiedChunk { chunk: k })
     }
 
+    /// Decrypts chunk `k` (ciphertext || tag) into `out` (`chunk.len() - 16` bytes) in one
+    /// pass; `out` is zeroed if the chunk does not verify.
+    pub(crate) fn open_into(&self, k: u64, chunk: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        if chunk.len() < TAG {
+            return Err(Error::Truncated);
+        }
+        self.aead
+            .decrypt_into(&self.nonce(k), chunk, b"", out)
+            .map_err(|_| Error::ModifiedChunk { chunk: k })
+    }
+
     pub(crate) fn check_commitment(&self, c: &[u8]) -> Result<(), Error> {
         if crate::engine::ct::declassify(bool::from(self.commitment.ct_eq(c))) {
             Ok(())
