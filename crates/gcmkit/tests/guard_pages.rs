@@ -72,6 +72,8 @@ fn lengths() -> Vec<usize> {
 #[test]
 fn kernels_never_touch_bytes_outside_the_buffer() {
     let mut g = Guarded::new(70_000);
+    // A second guarded region: the out-of-place kernels' destination.
+    let mut d = Guarded::new(70_100);
     for e in engines() {
         let gcm = AesGcm::with_engine(&[1; 16], e).unwrap();
         let siv = AesGcmSiv::with_engine(&[2; 32], e).unwrap();
@@ -99,6 +101,19 @@ fn kernels_never_touch_bytes_outside_the_buffer() {
                     .encrypt_in_place_detached(&[7; 12], buf, &mut [])
                     .unwrap();
                 assert_eq!(t.len(), 16);
+                // Out of place (one pass from source to destination), both flush against
+                // unmapped pages: encrypt_into, then decrypt_into back over the source.
+                let src = if start { g.at_start(n) } else { g.at_end(n) };
+                src.fill(0x5a);
+                let dst = if start {
+                    d.at_end(n + 16)
+                } else {
+                    d.at_start(n + 16)
+                };
+                gcm.encrypt_into(&[7; 12], src, b"aad", dst).unwrap();
+                src.fill(0);
+                gcm.decrypt_into(&[7; 12], dst, b"aad", src).unwrap();
+                assert!(src.iter().all(|&b| b == 0x5a), "{e:?} into, len {n}");
             }
         }
     }

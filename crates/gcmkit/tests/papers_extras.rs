@@ -66,6 +66,50 @@ fn gprf_is_gcm_counter_stream_with_kn_h_and_kb_k() {
     ));
 }
 
+/// GPRF from its definition with independent parts: RustCrypto's `ghash` for C_0 (nonces
+/// other than 12 bytes) and RustCrypto's `aes` for the blocks S_i = E(K_b, C_i), with
+/// unrelated keys K_n and K_b (not GCM's H = E(K, 0)), every engine, output lengths that
+/// end mid-block.
+#[test]
+fn gprf_matches_its_definition_with_independent_aes_and_ghash() {
+    use aes::cipher::{BlockCipherEncrypt, KeyInit};
+    use ghash::universal_hash::UniversalHash;
+    let (kn, kb) = ([0x17u8; 16], [0x29u8; 32]);
+    let aes = aes::Aes256::new(&kb.into());
+    for e in engines() {
+        let prf = Gprf::with_engine(&kn, &kb, e).unwrap();
+        for nonce_len in [1usize, 12, 13, 16, 33] {
+            let nonce: Vec<u8> = (0..nonce_len).map(|i| (i * 7 + 1) as u8).collect();
+            let c0: [u8; 16] = if nonce_len == 12 {
+                let mut c = [0u8; 16];
+                c[..12].copy_from_slice(&nonce);
+                c
+            } else {
+                let mut g = ghash::GHash::new(&kn.into());
+                g.update_padded(&nonce);
+                let mut len = [0u8; 16];
+                len[8..].copy_from_slice(&(8 * nonce_len as u64).to_be_bytes());
+                g.update_padded(&len);
+                g.finalize().into()
+            };
+            let mut out = vec![0u8; 100];
+            prf.fill(&nonce, &mut out).unwrap();
+            for (i, block) in out.chunks(16).enumerate() {
+                let mut c = c0;
+                let ctr = u32::from_be_bytes(c[12..].try_into().unwrap()).wrapping_add(i as u32);
+                c[12..].copy_from_slice(&ctr.to_be_bytes());
+                let mut s = c.into();
+                aes.encrypt_block(&mut s);
+                assert_eq!(
+                    block,
+                    &s[..block.len()],
+                    "block {i}, nonce {nonce_len}, {e:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn incremental_gmac_equals_fresh_gmac_over_random_edit_sequences() {
     for e in engines() {
