@@ -260,10 +260,9 @@ fn incremental_gmac() -> String {
     line
 }
 
-/// Internet Performance Index (seed-conventions sec. 9): IPI = 1 / sum f(s)/T(s), with
-/// f(1500) = .60, f(576) = .20, f(552) = .15, f(44) = .05, one packet per call, a new
-/// nonce each call.
-pub const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
+/// The Internet Performance Index's mix, defined once in `gcmkit::hazmat::measure`: one
+/// packet per call, a new nonce each call.
+pub const IPI_MIX: &[(usize, f64)] = &gcmkit::hazmat::measure::IPI_MIX;
 
 fn ipi_rows(engines: &[gcmkit::Engine]) -> Vec<Row> {
     let mut rows = Vec::new();
@@ -279,12 +278,11 @@ fn ipi_rows(engines: &[gcmkit::Engine]) -> Vec<Row> {
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                let inv: f64 = IPI_MIX
-                    .iter()
-                    .zip(&per_size)
-                    .map(|(&(_, f), r)| f / r[i].1)
-                    .sum();
-                (n.clone(), 1.0 / inv)
+                let at = |size: usize| {
+                    let j = IPI_MIX.iter().position(|&(s, _)| s == size).unwrap_or(0);
+                    per_size[j][i].1
+                };
+                (n.clone(), gcmkit::hazmat::measure::ipi(at))
             })
             .collect::<Vec<_>>();
         eprintln!("IPI {:<12} {}", alg.name(), fmt_results(&results));

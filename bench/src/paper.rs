@@ -1,43 +1,25 @@
 //! `gcmkit-bench paper-tables`: the papers' performance tables on today's hardware, with
 //! the original figures beside the new ones. Writes docs/perf/paper-tables.{md,json}.
 //!
-//! Method: every figure is the median of 7 samples of about 10 ms each after a warm-up,
+//! Method: every figure is the the fastest of 21 samples of about 3 ms each after a calibration (`gcmkit::hazmat::measure`),
 //! one message per call (a new nonce each call for the per-packet tables). Cycles are
 //! derived from time and the core clock measured with a dependent-add chain: this VM
 //! exposes no cycle counters (`perf stat` reports them as unsupported).
 
+use gcmkit::hazmat::measure;
 use gcmkit::hazmat::tables::{TableAesGcm, TableMethod, TableMul};
 use gcmkit::hazmat::{GcmSivPlus, UniversalHash};
 use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant};
 use serde_json::json;
 use std::fmt::Write;
-use std::time::Instant;
 
-/// Median seconds per call.
+/// Seconds per call: the one estimator of every gcmkit benchmark (fastest sample).
 fn time(f: &mut dyn FnMut()) -> f64 {
-    let t = Instant::now();
-    let mut n = 0u64;
-    while t.elapsed().as_secs_f64() < 0.003 || n < 2 {
-        f();
-        n += 1;
-    }
-    let iters = ((0.01 / (t.elapsed().as_secs_f64() / n as f64)) as u64).max(1);
-    let mut s: Vec<f64> = (0..7)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            t.elapsed().as_secs_f64() / iters as f64
-        })
-        .collect();
-    s.sort_by(|a, b| a.total_cmp(b));
-    s[3]
+    measure::fastest(21, 0.003, f)
 }
 
 const SIZES: [usize; 12] = [16, 20, 40, 44, 64, 128, 256, 552, 576, 1024, 1500, 8192];
-const IPI: [(usize, f64); 4] = [(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
 
 /// A per-packet encryptor with a fresh nonce each call.
 fn packet_fn(kind: &str, size: usize) -> Box<dyn FnMut()> {
@@ -108,7 +90,7 @@ pub fn run(out_dir: &str, ghz: f64) {
     );
     let _ = writeln!(
         md,
-        "Method: median of 7 samples of ~10 ms after warm-up, one message per call. **Cycles are derived from time \
+        "Method: fastest of 21 samples of ~3 ms (gcmkit::hazmat::measure), one message per call. **Cycles are derived from time \
          and the measured clock** ({ghz:.2} GHz, dependent-add chain): this VM has no hardware cycle counters. \
          The 2004 figures are from a 1 GHz Motorola G4 (32-bit, no carry-less multiply), the 2015/2017 ones from Intel \
          Haswell/Broadwell/Skylake with AES-NI and PCLMULQDQ; today's are from this machine. Compare the *shape* \
@@ -247,11 +229,7 @@ pub fn run(out_dir: &str, ghz: f64) {
             .iter()
             .map(|&s| 8.0 * s as f64 / (time(&mut *packet_fn(k, s)) * hz) * 1000.0)
             .collect();
-        let inv: f64 = IPI
-            .iter()
-            .map(|&(s, f)| f / (8.0 * s as f64 / (time(&mut *packet_fn(k, s)) * hz) * 1000.0))
-            .sum();
-        let ipi = 1.0 / inv;
+        let ipi = measure::ipi(|s| 8.0 * s as f64 / (time(&mut *packet_fn(k, s)) * hz) * 1000.0);
         let label = if kinds.iter().position(|x| x == k).unwrap() < 5 {
             format!("GCM, {k}")
         } else if k.starts_with("AES-GCM-SIV") || k.starts_with("GCM-SIV") {

@@ -1,11 +1,11 @@
 //! `gcmkit bench`: throughput of gcmkit's own algorithms on every engine, by message
-//! size, with the Internet Performance Index (conventions sec. 9). For the side-by-side
+//! size, with the Internet Performance Index (`gcmkit::hazmat::measure`). For the side-by-side
 //! comparison with other libraries see `make bench` (docs/perf/engines.md).
 
 use crate::outln;
+use gcmkit::hazmat::measure;
 use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac};
-use std::time::Instant;
 
 pub const ALGORITHMS: &[&str] = &[
     "aes-128-gcm",
@@ -16,7 +16,6 @@ pub const ALGORITHMS: &[&str] = &[
     "gcm-siv-2015",
     "cobblestone-128",
 ];
-const IPI_MIX: &[(usize, f64)] = &[(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
 
 /// One call on a `size`-byte message.
 fn op(alg: &str, e: Engine, size: usize) -> Result<Box<dyn FnMut()>, String> {
@@ -85,26 +84,9 @@ fn op(alg: &str, e: Engine, size: usize) -> Result<Box<dyn FnMut()>, String> {
     })
 }
 
-/// Median GB/s of 5 samples of ~20 ms.
+/// GB/s: the fastest of 20 samples of ~5 ms (`gcmkit::hazmat::measure`).
 fn gbps(f: &mut dyn FnMut(), size: usize) -> f64 {
-    let t = Instant::now();
-    let mut n = 0u64;
-    while t.elapsed().as_secs_f64() < 0.005 {
-        f();
-        n += 1;
-    }
-    let iters = ((0.02 / (t.elapsed().as_secs_f64() / n as f64)) as u64).max(1);
-    let mut s: Vec<f64> = (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            (size.max(1) * iters as usize) as f64 / t.elapsed().as_secs_f64() / 1e9
-        })
-        .collect();
-    s.sort_by(|a, b| a.total_cmp(b));
-    s[2]
+    size.max(1) as f64 / measure::fastest(20, 0.005, f) / 1e9
 }
 
 pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(), String> {
@@ -113,7 +95,7 @@ pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(
         None => Engine::supported().collect(),
     };
     outln!(
-        "gcmkit {} bench: encryption throughput in GB/s (median of 5); IPI in Gbit/s",
+        "gcmkit {} bench: encryption throughput in GB/s (fastest of 20 samples); IPI in Gbit/s",
         gcmkit::VERSION
     );
     crate::out(&format!("{:<16} {:<9}", "algorithm", "engine"));
@@ -127,11 +109,18 @@ pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(
             for &s in sizes {
                 crate::out(&format!(" {:>9.3}", gbps(&mut *op(alg, e, s)?, s)));
             }
-            let inv: f64 = IPI_MIX
-                .iter()
-                .map(|&(s, f)| Ok::<f64, String>(f / gbps(&mut *op(alg, e, s)?, s)))
-                .sum::<Result<f64, String>>()?;
-            outln!(" {:>9.2}", 8.0 / inv);
+            let mut failure = None;
+            let ipi = measure::ipi(|s| match op(alg, e, s) {
+                Ok(mut f) => gbps(&mut *f, s),
+                Err(x) => {
+                    failure = Some(x);
+                    f64::NAN
+                }
+            });
+            if let Some(x) = failure {
+                return Err(x);
+            }
+            outln!(" {:>9.2}", 8.0 * ipi);
         }
     }
     Ok(())

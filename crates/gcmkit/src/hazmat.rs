@@ -12,6 +12,50 @@ pub use crate::gcm::UnverifiedGcmDecryptor;
 pub use crate::gcm::{trace as gcm_trace, GcmTrace};
 pub use crate::siv::plus::GcmSivPlus;
 
+/// How gcmkit measures speed, defined once for `gcmkit bench`, `make bench` and
+/// `make paper-tables`: the Internet Performance Index of the GCM papers, and one
+/// estimator (the fastest of many short samples).
+#[cfg(feature = "std")]
+pub mod measure {
+    use std::time::Instant;
+
+    /// The Internet Performance Index's packet mix (McGrew-Viega; seed conventions sec. 9):
+    /// (bytes, fraction of packets).
+    pub const IPI_MIX: [(usize, f64); 4] = [(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)];
+
+    /// IPI = 1 / sum f(s)/T(s) from the throughput T(s) at each size of the mix (in any
+    /// unit; the index is in the same unit).
+    pub fn ipi(mut throughput: impl FnMut(usize) -> f64) -> f64 {
+        1.0 / IPI_MIX
+            .iter()
+            .map(|&(size, f)| f / throughput(size))
+            .sum::<f64>()
+    }
+
+    /// Seconds per call of `f`: after a short calibration, the fastest of `samples`
+    /// samples of about `sample_secs` each. On a shared machine a neighbour can slow any
+    /// one sample by 2x; the least disturbed sample repeats within a few per cent.
+    pub fn fastest(samples: usize, sample_secs: f64, f: &mut dyn FnMut()) -> f64 {
+        let t = Instant::now();
+        let mut n = 0u64;
+        while t.elapsed().as_secs_f64() < sample_secs.min(0.005) || n < 2 {
+            f();
+            n += 1;
+        }
+        let per = t.elapsed().as_secs_f64() / n as f64;
+        let iters = ((sample_secs / per) as u64).max(1);
+        (0..samples.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    f();
+                }
+                t.elapsed().as_secs_f64() / iters as f64
+            })
+            .fold(f64::MAX, f64::min)
+    }
+}
+
 /// The spec's table-driven GHASH methods and AES-GCM over them (NOT constant time).
 #[cfg(all(feature = "table-strategies", feature = "alloc"))]
 pub mod tables {

@@ -1,6 +1,6 @@
 //! Streaming encryption in the c2sp.org/chunked-encryption format ("Cobblestone").
 //!
-//! The format, as published (docs/chunked-encryption.md):
+//! The format, as published at c2sp.org/chunked-encryption:
 //! - Cobblestone-128: HKDF-Expand-SHA-512 + AES-128-GCM (input key 16 bytes, recommended);
 //!   Cobblestone-256: HKDF-Expand-SHA-512 + AES-256-GCM (input key 32 bytes).
 //! - Per message a fresh 24-byte random salt. HKDF-Expand(PRK = input key,

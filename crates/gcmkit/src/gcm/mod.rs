@@ -1,6 +1,6 @@
 //! AES-GCM (NIST SP 800-38D; McGrew-Viega spec sec. 2) and GMAC.
 //!
-//! gcmkit's exact rules (docs/conventions): keys of 16, 24 or 32 bytes; IVs of any length
+//! gcmkit's exact rules (the seed conventions, shared/docs/seed-conventions.md): keys of 16, 24 or 32 bytes; IVs of any length
 //! from 1 byte (12 bytes take the fast path Y0 = IV || 0^31 1, others
 //! Y0 = GHASH(H, {}, IV)); tags of 16, 15, 14, 13, 12, 8 or 4 bytes; plaintext at most
 //! 2^36 - 32 bytes and AAD at most 2^61 - 1 bytes; the counter is incremented in its

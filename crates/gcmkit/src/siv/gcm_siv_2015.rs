@@ -1,5 +1,5 @@
 //! GCM-SIV as Gueron and Lindell published it in 2015, with the exact definitions of
-//! gcmkit's conventions (docs/conventions.md sec. 4):
+//! gcmkit's conventions (shared/docs/seed-conventions.md sec. 4):
 //!
 //! - hash: GHASH (GCM bit order) with key K1 over pad16(A) || pad16(M) || LENBLK, LENBLK
 //!   being RFC 8452's little-endian bit lengths;
