@@ -1,7 +1,7 @@
 //! `gcmkit-bench paper-tables`: the papers' performance tables on today's hardware, with
 //! the original figures beside the new ones. Writes docs/perf/paper-tables.{md,json}.
 //!
-//! Method: every figure is the the fastest of 21 samples of about 3 ms each after a calibration (`gcmkit::hazmat::measure`),
+//! Method: every figure is the fastest of 21 samples of about 3 ms each after a calibration (`gcmkit::hazmat::measure`),
 //! one message per call (a new nonce each call for the per-packet tables). Cycles are
 //! derived from time and the core clock measured with a dependent-add chain: this VM
 //! exposes no cycle counters (`perf stat` reports them as unsupported).
