@@ -91,11 +91,8 @@ fn vectors_report_failures_by_tcid_and_exit_1() {
         .unwrap();
     let id = t["tcId"].as_i64().unwrap();
     let ct = t["ct"].as_str().unwrap().to_string();
-    let flipped = if ct.starts_with('0') {
-        format!("1{}", &ct[1..])
-    } else {
-        format!("0{}", &ct[1..])
-    };
+    let first = if ct.starts_with('0') { '1' } else { '0' };
+    let flipped = format!("{first}{}", &ct[1..]);
     t["ct"] = flipped.into();
     let p = temp_file("tampered.json", &doc.to_string());
     let out = gcmkit().arg("vectors").arg(&p).output().unwrap();

@@ -288,7 +288,7 @@ fn precomputed_aad_prefix_is_reused_across_nonces() {
         let aad = [&header[..], b"per-message"].concat();
         assert_eq!(
             [&buf[..], tag.as_ref()].concat(),
-            gcm.encrypt(&nonce, &vec![i; 70], &aad).unwrap()
+            gcm.encrypt(&nonce, &[i; 70], &aad).unwrap()
         );
         let mut out = Vec::new();
         let mut dec = gcm

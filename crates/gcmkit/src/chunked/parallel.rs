@@ -67,8 +67,12 @@ fn workers() -> usize {
 struct Stage<'a> {
     unit_in: usize,
     unit_out: usize,
-    work: &'a (dyn Fn(u64, &mut [u8], bool, &mut [u8]) -> Result<usize, Error> + Sync),
+    work: &'a RunWork<'a>,
 }
+
+/// The work on one batch: (first chunk index, input, ends the message, output) to the
+/// bytes written.
+type RunWork<'a> = dyn Fn(u64, &mut [u8], bool, &mut [u8]) -> Result<usize, Error> + Sync + 'a;
 
 /// Drives the pipeline: worker threads (one per core, alive for the whole stream) each
 /// seal or open whole batches, taking batch i if i mod workers is theirs, while this

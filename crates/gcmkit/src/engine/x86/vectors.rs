@@ -2,10 +2,8 @@
 //! VPCLMULQDQ on AVX2, two blocks) and `Zmm` (VAES + VPCLMULQDQ on AVX-512, four blocks).
 //! Each method is one intrinsic, or a few for the cross-lane ones.
 //!
-//! Every method here is a thin intrinsic wrapper under the single contract of [`Simd`]
-//! (run only inside the engine's `#[target_feature]` entry points, after detection);
-//! one `unsafe` block per method would repeat that contract verbatim, hence the allow.
-#![allow(unsafe_op_in_unsafe_fn)]
+//! Every method is a thin intrinsic wrapper under the single contract of [`Simd`] (run
+//! only inside the engine's `#[target_feature]` entry points, after detection).
 
 use crate::aes::RoundKeys;
 use crate::engine::simd::Simd;
@@ -13,8 +11,13 @@ use crate::error::Error;
 use core::arch::x86_64::*;
 
 #[inline(always)]
+/// The byte-reversal shuffle mask.
+///
+/// # Safety
+/// SSE2 must be available (every x86 engine has it).
 unsafe fn bswap_mask128() -> __m128i {
-    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+    // SAFETY: register-only SSE2, this function's contract.
+    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
 }
 
 /// The low `n` bits set (n < 64): the byte mask of an `n`-byte partial vector.
@@ -41,21 +44,31 @@ impl Simd for Xmm {
     type Block = Xmm;
     #[inline(always)]
     unsafe fn from_u128(x: u128) -> Self {
-        Xmm(_mm_loadu_si128((&x as *const u128).cast()))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_loadu_si128((&x as *const u128).cast())) }
     }
     #[inline(always)]
     unsafe fn to_u128(self) -> u128 {
-        let mut out = 0u128;
-        _mm_storeu_si128((&mut out as *mut u128).cast(), self.0);
-        out
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            let mut out = 0u128;
+            _mm_storeu_si128((&mut out as *mut u128).cast(), self.0);
+            out
+        }
     }
     #[inline(always)]
     unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        super::keys::expand_into(key, rk)
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { super::keys::expand_into(key, rk) }
     }
     #[inline(always)]
     unsafe fn zero() -> Self {
-        Xmm(_mm_setzero_si128())
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_setzero_si128()) }
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
@@ -83,51 +96,75 @@ impl Simd for Xmm {
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        Xmm(_mm_xor_si128(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_xor_si128(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        Xmm(_mm_xor_si128(self.0, _mm_xor_si128(a.0, b.0)))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_xor_si128(self.0, _mm_xor_si128(a.0, b.0))) }
     }
     #[inline(always)]
     unsafe fn dword0(self) -> u32 {
-        _mm_cvtsi128_si32(self.0) as u32
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { _mm_cvtsi128_si32(self.0) as u32 }
     }
     #[inline(always)]
     unsafe fn splat_dword3(n: i32) -> Self {
-        Xmm(_mm_set_epi32(n, 0, 0, 0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_set_epi32(n, 0, 0, 0)) }
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
-        Xmm(_mm_aesenc_si128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_aesenc_si128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn aesenclast(self, k: Self) -> Self {
-        Xmm(_mm_aesenclast_si128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_aesenclast_si128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        Xmm(_mm_clmulepi64_si128::<IMM>(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_clmulepi64_si128::<IMM>(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn swap64(self) -> Self {
-        Xmm(_mm_shuffle_epi32::<0x4e>(self.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_shuffle_epi32::<0x4e>(self.0)) }
     }
     #[inline(always)]
     unsafe fn bswap(self) -> Self {
-        Xmm(_mm_shuffle_epi8(self.0, bswap_mask128()))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_shuffle_epi8(self.0, bswap_mask128())) }
     }
     #[inline(always)]
     unsafe fn add32(self, o: Self) -> Self {
-        Xmm(_mm_add_epi32(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn lane_offsets() -> Self {
-        Xmm(_mm_setzero_si128())
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_setzero_si128()) }
     }
     #[inline(always)]
     unsafe fn splat_dword0(n: i32) -> Self {
-        Xmm(_mm_set_epi32(0, 0, 0, n))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm_set_epi32(0, 0, 0, n)) }
     }
 }
 
@@ -136,7 +173,9 @@ impl Simd for Ymm {
     type Block = Xmm;
     #[inline(always)]
     unsafe fn zero() -> Self {
-        Ymm(_mm256_setzero_si256())
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_setzero_si256()) }
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
@@ -148,73 +187,109 @@ impl Simd for Ymm {
     }
     #[inline(always)]
     unsafe fn broadcast(b: Xmm) -> Self {
-        Ymm(_mm256_broadcastsi128_si256(b.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_broadcastsi128_si256(b.0)) }
     }
     #[inline(always)]
     unsafe fn from_lane0(b: Xmm) -> Self {
-        Ymm(_mm256_zextsi128_si256(b.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_zextsi128_si256(b.0)) }
     }
     #[inline(always)]
     unsafe fn lane0(self) -> Xmm {
-        Xmm(_mm256_castsi256_si128(self.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm256_castsi256_si128(self.0)) }
     }
     #[inline(always)]
     unsafe fn fold_lanes(self) -> Xmm {
-        Xmm(_mm_xor_si128(
-            _mm256_castsi256_si128(self.0),
-            _mm256_extracti128_si256::<1>(self.0),
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Xmm(_mm_xor_si128(
+                _mm256_castsi256_si128(self.0),
+                _mm256_extracti128_si256::<1>(self.0),
+            ))
+        }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        Ymm(_mm256_xor_si256(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_xor_si256(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        Ymm(_mm256_xor_si256(self.0, _mm256_xor_si256(a.0, b.0)))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_xor_si256(self.0, _mm256_xor_si256(a.0, b.0))) }
     }
     #[inline(always)]
     unsafe fn dword0(self) -> u32 {
-        _mm256_cvtsi256_si32(self.0) as u32
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { _mm256_cvtsi256_si32(self.0) as u32 }
     }
     #[inline(always)]
     unsafe fn splat_dword3(n: i32) -> Self {
-        Ymm(_mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0)) }
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
-        Ymm(_mm256_aesenc_epi128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_aesenc_epi128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn aesenclast(self, k: Self) -> Self {
-        Ymm(_mm256_aesenclast_epi128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_aesenclast_epi128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        Ymm(_mm256_clmulepi64_epi128::<IMM>(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_clmulepi64_epi128::<IMM>(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn swap64(self) -> Self {
-        Ymm(_mm256_shuffle_epi32::<0x4e>(self.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_shuffle_epi32::<0x4e>(self.0)) }
     }
     #[inline(always)]
     unsafe fn bswap(self) -> Self {
-        Ymm(_mm256_shuffle_epi8(
-            self.0,
-            _mm256_broadcastsi128_si256(bswap_mask128()),
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Ymm(_mm256_shuffle_epi8(
+                self.0,
+                _mm256_broadcastsi128_si256(bswap_mask128()),
+            ))
+        }
     }
     #[inline(always)]
     unsafe fn add32(self, o: Self) -> Self {
-        Ymm(_mm256_add_epi32(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn lane_offsets() -> Self {
-        Ymm(_mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)) }
     }
     #[inline(always)]
     unsafe fn splat_dword0(n: i32) -> Self {
-        Ymm(_mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Ymm(_mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n)) }
     }
 }
 
@@ -223,7 +298,9 @@ impl Simd for Zmm {
     type Block = Xmm;
     #[inline(always)]
     unsafe fn zero() -> Self {
-        Zmm(_mm512_setzero_si512())
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_setzero_si512()) }
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
@@ -235,87 +312,137 @@ impl Simd for Zmm {
     }
     #[inline(always)]
     unsafe fn broadcast(b: Xmm) -> Self {
-        Zmm(_mm512_broadcast_i32x4(b.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_broadcast_i32x4(b.0)) }
     }
     #[inline(always)]
     unsafe fn from_lane0(b: Xmm) -> Self {
-        Zmm(_mm512_zextsi128_si512(b.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_zextsi128_si512(b.0)) }
     }
     #[inline(always)]
     unsafe fn lane0(self) -> Xmm {
-        Xmm(_mm512_castsi512_si128(self.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Xmm(_mm512_castsi512_si128(self.0)) }
     }
     #[inline(always)]
     unsafe fn load_partial(p: *const u8, n: usize) -> Self {
-        // Masked-off bytes are neither read nor able to fault.
-        Zmm(_mm512_maskz_loadu_epi8(byte_mask(n), p.cast()))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            // Masked-off bytes are neither read nor able to fault.
+            Zmm(_mm512_maskz_loadu_epi8(byte_mask(n), p.cast()))
+        }
     }
     #[inline(always)]
     unsafe fn store_partial(self, p: *mut u8, n: usize) {
-        _mm512_mask_storeu_epi8(p.cast(), byte_mask(n), self.0)
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { _mm512_mask_storeu_epi8(p.cast(), byte_mask(n), self.0) }
     }
     #[inline(always)]
     unsafe fn fold_lanes(self) -> Xmm {
-        let a = _mm512_castsi512_si256(self.0);
-        let b = _mm512_extracti64x4_epi64::<1>(self.0);
-        Ymm(_mm256_xor_si256(a, b)).fold_lanes()
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            let a = _mm512_castsi512_si256(self.0);
+            let b = _mm512_extracti64x4_epi64::<1>(self.0);
+            Ymm(_mm256_xor_si256(a, b)).fold_lanes()
+        }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
-        Zmm(_mm512_xor_si512(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        // Truth table 0x96: the XOR of the three inputs.
-        Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, a.0, b.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            // Truth table 0x96: the XOR of the three inputs.
+            Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, a.0, b.0))
+        }
     }
     #[inline(always)]
     unsafe fn dword0(self) -> u32 {
-        _mm512_cvtsi512_si32(self.0) as u32
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { _mm512_cvtsi512_si32(self.0) as u32 }
     }
     #[inline(always)]
     unsafe fn splat_dword3(n: i32) -> Self {
-        Zmm(_mm512_set_epi32(
-            n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0,
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Zmm(_mm512_set_epi32(
+                n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0,
+            ))
+        }
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {
-        Zmm(_mm512_aesenc_epi128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_aesenc_epi128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn aesenclast(self, k: Self) -> Self {
-        Zmm(_mm512_aesenclast_epi128(self.0, k.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_aesenclast_epi128(self.0, k.0)) }
     }
     #[inline(always)]
     unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        Zmm(_mm512_clmulepi64_epi128::<IMM>(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_clmulepi64_epi128::<IMM>(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn swap64(self) -> Self {
-        Zmm(_mm512_shuffle_epi32::<0x4e>(self.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_shuffle_epi32::<0x4e>(self.0)) }
     }
     #[inline(always)]
     unsafe fn bswap(self) -> Self {
-        Zmm(_mm512_shuffle_epi8(
-            self.0,
-            _mm512_broadcast_i32x4(bswap_mask128()),
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Zmm(_mm512_shuffle_epi8(
+                self.0,
+                _mm512_broadcast_i32x4(bswap_mask128()),
+            ))
+        }
     }
     #[inline(always)]
     unsafe fn add32(self, o: Self) -> Self {
-        Zmm(_mm512_add_epi32(self.0, o.0))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe { Zmm(_mm512_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn lane_offsets() -> Self {
-        Zmm(_mm512_set_epi32(
-            0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0,
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Zmm(_mm512_set_epi32(
+                0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0,
+            ))
+        }
     }
     #[inline(always)]
     unsafe fn splat_dword0(n: i32) -> Self {
-        Zmm(_mm512_set_epi32(
-            0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n,
-        ))
+        // SAFETY: the `Simd` contract (this width's target features are enabled and
+        // present; pointers valid for the bytes named).
+        unsafe {
+            Zmm(_mm512_set_epi32(
+                0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n,
+            ))
+        }
     }
 }
