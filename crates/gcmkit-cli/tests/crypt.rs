@@ -2,24 +2,15 @@
 //! flipped bytes, truncation at every chunk boundary, trailing garbage, existing outputs;
 //! a failed decryption must leave no output file behind.
 
+mod common;
+use common::{data, gcmkit, run};
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn gcmkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gcmkit"))
-}
+use std::process::{Output, Stdio};
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcmkit-crypt-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str], cwd: &Path) -> Output {
-    gcmkit().args(args).current_dir(cwd).output().unwrap()
+    common::dir("crypt", name)
 }
 
 fn piped(args: &[&str], cwd: &Path, input: &[u8]) -> Output {
@@ -39,10 +30,6 @@ fn piped(args: &[&str], cwd: &Path, input: &[u8]) -> Output {
     let out = c.wait_with_output().unwrap();
     t.join().unwrap();
     out
-}
-
-fn data(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (i * 131 % 251) as u8).collect()
 }
 
 #[test]

@@ -2,32 +2,19 @@
 //! outputs, concurrent writers, signals, broken pipes, closed descriptors, key files,
 //! engine errors, streaming decryption, long names.
 
+mod common;
+use common::{data, gcmkit, run};
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn gcmkit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gcmkit"))
-}
-
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcmkit-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str], cwd: &Path) -> Output {
-    gcmkit().args(args).current_dir(cwd).output().unwrap()
+    common::dir("safety", name)
 }
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn data(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (i * 131 % 251) as u8).collect()
 }
 
 /// A directory with a key `k`, plaintext `pt` of `n` bytes and its encryption `ct`.
