@@ -35,6 +35,8 @@
 //! - [`AesGcm`]: the standard AEAD; fastest; a nonce must never repeat under one key.
 //! - [`AesGcmSiv`]: when nonces might repeat (random nonces at high volume, stateless
 //!   senders). A repeated nonce only reveals whether two messages were equal.
+//! - [`XAes256Gcm`], [`DndkGcm`]: AES-256-GCM with 24-byte nonces that are safe to pick
+//!   at random for any number of messages; DNDK-GCM can also commit to the key.
 //! - [`Gmac`]: authentication only.
 //! - [`hazmat`]: building blocks for experts and for reproducing the papers.
 //!
@@ -56,6 +58,7 @@ mod aead_traits;
 pub(crate) mod aes;
 #[cfg(feature = "chunked")]
 pub mod chunked;
+mod derived;
 pub(crate) mod engine;
 mod error;
 pub(crate) mod field;
@@ -73,6 +76,8 @@ mod tag;
 
 pub use aead;
 pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
+pub use derived::dndk::DndkGcm;
+pub use derived::xaes::XAes256Gcm;
 #[cfg(feature = "std")]
 pub use engine::cpu_features;
 pub use engine::Engine;
@@ -85,10 +90,13 @@ pub use gcm::{AesGcm, Gmac};
 pub use mode::AeadMode;
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
-pub use tag::Tag;
+pub use tag::{Tag, MAX_TAG_LEN};
 
 /// Limits and fixed sizes of each algorithm.
 pub mod limits {
+    pub use crate::derived::dndk::COMMITMENT_LEN as DNDK_COMMITMENT_LEN;
+    pub use crate::derived::xaes::NONCE_LEN as XAES_NONCE_LEN;
+    pub use crate::derived::{MAX_AAD as DERIVED_MAX_AAD, MAX_PLAINTEXT as DERIVED_MAX_PLAINTEXT};
     pub use crate::gcm::{
         MAX_AAD as GCM_MAX_AAD, MAX_IV as GCM_MAX_IV, MAX_PLAINTEXT as GCM_MAX_PLAINTEXT,
         TAG_LENGTHS as GCM_TAG_LENGTHS,

@@ -28,6 +28,8 @@ pub(crate) mod sealed {
     impl Sealed for crate::AesGcmSiv {}
     impl Sealed for crate::GcmSiv2015 {}
     impl Sealed for crate::siv::plus::GcmSivPlus {}
+    impl Sealed for crate::XAes256Gcm {}
+    impl Sealed for crate::DndkGcm {}
     impl<C: crate::gcm64::BlockCipher64> Sealed for crate::gcm64::Gcm64<C> {}
     #[cfg(all(feature = "table-strategies", feature = "alloc"))]
     impl Sealed for crate::gcm::tables_mode::TableAesGcm {}

@@ -1,36 +1,51 @@
-//! Authentication tags of 4 to 16 bytes, compared in constant time.
+//! Authentication tags, compared in constant time: 4 to 16 bytes for the GCM family,
+//! 48 for DNDK-GCM with key commitment (the GCM tag followed by the 32-byte commitment).
 
 use crate::error::Error;
 use subtle::ConstantTimeEq;
 
-/// An authentication tag (up to 16 bytes). `as_ref()` gives its bytes.
+/// Largest tag: DNDK-GCM's 16-byte GCM tag followed by its 32-byte key commitment.
+pub const MAX_TAG_LEN: usize = 48;
+
+/// An authentication tag (up to [`MAX_TAG_LEN`] bytes). `as_ref()` gives its bytes.
 #[derive(Clone, Copy)]
 pub struct Tag {
-    bytes: [u8; 16],
+    bytes: [u8; MAX_TAG_LEN],
     len: u8,
 }
 
 impl Tag {
     /// The first `len` bytes of a full 16-byte tag (`len` must be at most 16).
     pub(crate) fn truncate(full: [u8; 16], len: usize) -> Self {
-        let mut bytes = full;
+        let mut bytes = [0u8; MAX_TAG_LEN];
         let len = len.min(16);
-        bytes[len..].fill(0);
+        bytes[..len].copy_from_slice(&full[..len]);
         Tag {
             bytes,
             len: len as u8,
         }
     }
 
-    /// Builds a tag from bytes (1 to 16 of them).
+    /// The full GCM tag followed by a 32-byte key commitment (DNDK-GCM, KC_Choice = 1).
+    pub(crate) fn with_commitment(gcm: [u8; 16], commitment: &[u8; 32]) -> Self {
+        let mut bytes = [0u8; MAX_TAG_LEN];
+        bytes[..16].copy_from_slice(&gcm);
+        bytes[16..].copy_from_slice(commitment);
+        Tag {
+            bytes,
+            len: MAX_TAG_LEN as u8,
+        }
+    }
+
+    /// Builds a tag from bytes (1 to [`MAX_TAG_LEN`] of them).
     pub fn from_slice(tag: &[u8]) -> Result<Self, Error> {
-        if tag.is_empty() || tag.len() > 16 {
+        if tag.is_empty() || tag.len() > MAX_TAG_LEN {
             return Err(Error::InvalidTagLength {
                 got: tag.len(),
-                expected: "1 to 16",
+                expected: "1 to 48",
             });
         }
-        let mut bytes = [0u8; 16];
+        let mut bytes = [0u8; MAX_TAG_LEN];
         bytes[..tag.len()].copy_from_slice(tag);
         Ok(Tag {
             bytes,

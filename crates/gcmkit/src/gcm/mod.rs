@@ -74,6 +74,23 @@ pub(crate) fn tag_from_ghash(acc: u128, e_k_y0: &[u8; 16]) -> [u8; 16] {
     (acc ^ u128::from_be_bytes(*e_k_y0)).to_be_bytes()
 }
 
+/// Powers of H a key used for one message needs: every block hashed when the message is
+/// small enough for the one-batch kernel (it multiplies block b by H^(k-b) for all k
+/// blocks), else the batch width the tiers of AES-GCM-SIV measured best (`siv::hashed_blocks`):
+/// each power costs a multiply per message, fewer powers a reduction more often.
+pub(crate) fn powers_for(aad_len: usize, data_len: usize) -> usize {
+    let blocks = aad_len
+        .div_ceil(16)
+        .saturating_add(data_len.div_ceil(16))
+        .saturating_add(1);
+    match blocks {
+        b if b <= crate::field::POWERS => b,
+        ..128 => 8,
+        128..512 => 16,
+        _ => crate::field::POWERS,
+    }
+}
+
 pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
     if TAG_LENGTHS.contains(&len) {
         Ok(len)
@@ -95,10 +112,16 @@ pub(crate) struct GcmKey {
 
 impl GcmKey {
     pub(crate) fn new(key: &[u8], engine: Kernels) -> Result<Self, Error> {
+        Self::with_powers(key, engine, crate::field::POWERS)
+    }
+
+    /// A key with `powers` powers of H: all of them for long-term keys, only what one
+    /// message needs ([`powers_for`]) for keys derived per message.
+    pub(crate) fn with_powers(key: &[u8], engine: Kernels, powers: usize) -> Result<Self, Error> {
         let aes = engine.expand_key(key)?;
         let mut h = [[0u8; 16]];
         engine.encrypt_blocks(&aes, &mut h);
-        let hk = engine.hash_key(&h[0], Flavor::Ghash, crate::field::POWERS);
+        let hk = engine.hash_key(&h[0], Flavor::Ghash, powers);
         h[0].zeroize();
         Ok(GcmKey { aes, h: hk, engine })
     }
