@@ -1,6 +1,8 @@
 //! The one test-vector runner of gcmkit: files in the Wycheproof JSON schemas (AES-GCM,
-//! AES-GMAC, AES-GCM-SIV, Cobblestone chunked encryption) and gcmkit's GCM-SIV (2015) and
-//! GCM-64 schemas, run on a chosen engine. `gcmkit vectors`, the test suites and the fuzz
+//! AES-GMAC, AES-GCM-SIV, XAES-256-GCM, DNDK-GCM, Cobblestone chunked encryption) and
+//! gcmkit's GCM-SIV (2015) and GCM-64 schemas, run on a chosen engine. DNDK-GCM groups
+//! give the nonce length by `ivSize` and key commitment by `"keyCommitment": true`, the
+//! 32-byte commitment of each test in `"kc"` (gcmkit's tag is tag || kc). `gcmkit vectors`, the test suites and the fuzz
 //! corpus checks all call it, so the rules below are written once:
 //!
 //! - Every test has `"result"` `valid`, `acceptable` or `invalid`; anything else (or none)
@@ -16,7 +18,7 @@
 
 use gcmkit::gcm64::{BlowfishGcm, TdeaGcm};
 use gcmkit::{AeadMode, Engine, Error};
-use gcmkit::{AesGcm, AesGcmSiv, GcmSiv2015, GcmSiv2015Variant, Gmac};
+use gcmkit::{AesGcm, AesGcmSiv, DndkGcm, GcmSiv2015, GcmSiv2015Variant, Gmac, XAes256Gcm};
 use serde_json::Value;
 use std::path::Path;
 
@@ -113,8 +115,8 @@ fn check(
     }
 }
 
-fn aead_test(alg: &str, t: &Test, engine: Engine) -> Result<Outcome, String> {
-    let (key, iv, aad, msg, ct, tag) = (
+fn aead_test(alg: &str, group: &Value, t: &Test, engine: Engine) -> Result<Outcome, String> {
+    let (key, iv, aad, msg, ct, mut tag) = (
         t.hex("key")?,
         t.hex("iv")?,
         t.hex("aad")?,
@@ -122,6 +124,10 @@ fn aead_test(alg: &str, t: &Test, engine: Engine) -> Result<Outcome, String> {
         t.hex("ct")?,
         t.hex("tag")?,
     );
+    let commit = group["keyCommitment"].as_bool().unwrap_or(false);
+    if commit {
+        tag.extend_from_slice(&t.hex("kc")?);
+    }
     let mut expected = ct;
     expected.extend_from_slice(&tag);
     let cipher: Result<Box<dyn AeadMode>, Error> = match alg {
@@ -129,6 +135,15 @@ fn aead_test(alg: &str, t: &Test, engine: Engine) -> Result<Outcome, String> {
             .and_then(|c| c.with_tag_len(tag.len()))
             .map(|c| Box::new(c) as _),
         "AES-GCM-SIV" => AesGcmSiv::with_engine(&key, engine).map(|c| Box::new(c) as _),
+        "XAES-256-GCM" => XAes256Gcm::with_engine(&key, engine).map(|c| Box::new(c) as _),
+        "DNDK-GCM" => {
+            let bits = group["ivSize"].as_u64().ok_or("DNDK-GCM group without ivSize")?;
+            let ln = usize::try_from(bits / 8).map_err(|_| "ivSize out of range")?;
+            DndkGcm::with_engine(&key, engine)
+                .and_then(|c| c.with_nonce_len(ln))
+                .map(|c| if commit { c.with_key_commitment() } else { c })
+                .map(|c| Box::new(c) as _)
+        }
         other => return Err(format!("unsupported AEAD algorithm {other}")),
     };
     let (produced, decrypted) = match cipher {
@@ -348,7 +363,7 @@ pub fn run_json(text: &str, engine: Engine) -> Result<Report, String> {
         for tv in tests {
             let t = Test(tv);
             let outcome = match (kind, alg.as_str()) {
-                ("AeadTest", a) => aead_test(a, &t, engine),
+                ("AeadTest", a) => aead_test(a, g, &t, engine),
                 ("MacWithIvTest", "AES-GMAC") => gmac_test(g, &t, engine),
                 (_, "GCM-SIV (2015)") => gcm_siv_2015_test(g, &t, engine),
                 ("ChunkedEncryption", _) => chunked_test(&t),

@@ -60,6 +60,27 @@ fn wycheproof_aes_gmac() {
     all_pass("aes_gmac_test.json", 50);
 }
 
+/// gcmkit's own files (`data/generate_derived.py`: the published vectors and vectors
+/// computed with pyca/cryptography).
+fn derived_file(name: &str, min: usize) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data").join(name);
+    for e in engines() {
+        let r = run_file(&path, e).unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(r.failures.is_empty(), "{name} on {e:?}: {:?}", r.failures);
+        assert!(r.passed >= min, "{name}: only {} tests", r.passed);
+    }
+}
+
+#[test]
+fn xaes_256_gcm_vectors() {
+    derived_file("xaes_256_gcm_test.json", 70);
+}
+
+#[test]
+fn dndk_gcm_vectors() {
+    derived_file("dndk_gcm_test.json", 160);
+}
+
 #[test]
 fn wycheproof_cobblestone() {
     all_pass("c2sp_chunked_encryption_aes_128_gcm_test.json", 20);
