@@ -6,7 +6,7 @@
 //! inputs above `DETACH_MIN` bytes runs with the GIL released.
 
 use gcmkit::fs::{Output, Overwrite};
-use gcmkit::{AesGcm, AesGcmSiv, Engine, Error, GcmSiv2015, Gmac};
+use gcmkit::{AesGcm, AesGcmSiv, DndkGcm, Engine, Error, GcmSiv2015, Gmac, XAes256Gcm};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -302,6 +302,65 @@ impl AESGCMSIV {
     }
 }
 aead_methods!(AESGCMSIV);
+
+/// XAES-256-GCM (c2sp.org/XAES-256-GCM): a 32-byte key and 24-byte nonces safe to
+/// choose at random (``os.urandom(24)``) for any number of messages.
+#[pyclass(frozen, module = "gcmkit")]
+struct XAES256GCM {
+    inner: XAes256Gcm,
+}
+
+#[pymethods]
+impl XAES256GCM {
+    #[new]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        Ok(XAES256GCM {
+            inner: XAes256Gcm::new(&k).map_err(|e| to_py(py, e))?,
+        })
+    }
+
+    /// A random 256-bit key.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
+        random_key(py, 256, &[256])
+    }
+}
+aead_methods!(XAES256GCM);
+
+/// DNDK-GCM (draft-gueron-cfrg-dndkgcm-03): a 32-byte root key, nonces of
+/// ``nonce_length`` bytes (12 to 27, default 24) and, with ``key_commitment=True``, a
+/// 48-byte tag (the GCM tag, then the 32-byte key commitment).
+#[pyclass(frozen, module = "gcmkit")]
+struct DNDKGCM {
+    inner: DndkGcm,
+}
+
+#[pymethods]
+impl DNDKGCM {
+    #[new]
+    #[pyo3(signature = (key, *, key_commitment=false, nonce_length=24))]
+    fn new(
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        key_commitment: bool,
+        nonce_length: usize,
+    ) -> PyResult<Self> {
+        let k = bytes_like(key, "key")?;
+        let inner = DndkGcm::new(&k)
+            .and_then(|c| c.with_nonce_len(nonce_length))
+            .map(|c| if key_commitment { c.with_key_commitment() } else { c })
+            .map_err(|e| to_py(py, e))?;
+        Ok(DNDKGCM { inner })
+    }
+
+    /// A random 256-bit key.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
+        random_key(py, 256, &[256])
+    }
+}
+aead_methods!(DNDKGCM);
 
 /// GCM-SIV as published in 2015: GCMSIV2015(key) is one-key (16 bytes);
 /// GCMSIV2015(hash_key, prf_key) two-key; GCMSIV2015(hash_key, prf_key, ctr_key)
@@ -641,6 +700,8 @@ fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AESGCM>()?;
     m.add_class::<AESGCMSIV>()?;
     m.add_class::<GCMSIV2015>()?;
+    m.add_class::<XAES256GCM>()?;
+    m.add_class::<DNDKGCM>()?;
     m.add_class::<GMAC>()?;
     m.add_class::<ChunkedReader>()?;
     m.add_class::<ChunkedWriter>()?;
