@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-python ct-check interop fuzz-smoke
@@ -42,6 +42,10 @@ bench:
 	cd bench && $(CARGO) run --release -- ../docs/perf
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
 	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png
+
+## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
+bench-derived:
+	cd bench && $(CARGO) run --release -- derived ../docs/perf
 
 ## gcmkit encrypt/decrypt of a 1 GiB file against age: writes docs/perf/cli.md.
 bench-cli:

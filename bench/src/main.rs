@@ -13,6 +13,7 @@
 //! core clock measured by a chain of dependent adds (this VM has no cycle counters).
 
 mod clock;
+mod derived;
 mod paper;
 mod peers;
 mod ports;
@@ -74,6 +75,14 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("paper-tables") {
         let ghz = clock::measure_ghz();
         paper::run(
+            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
+            ghz,
+        );
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("derived") {
+        let ghz = clock::measure_ghz();
+        derived::run(
             args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
             ghz,
         );

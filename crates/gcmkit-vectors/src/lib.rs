@@ -137,7 +137,9 @@ fn aead_test(alg: &str, group: &Value, t: &Test, engine: Engine) -> Result<Outco
         "AES-GCM-SIV" => AesGcmSiv::with_engine(&key, engine).map(|c| Box::new(c) as _),
         "XAES-256-GCM" => XAes256Gcm::with_engine(&key, engine).map(|c| Box::new(c) as _),
         "DNDK-GCM" => {
-            let bits = group["ivSize"].as_u64().ok_or("DNDK-GCM group without ivSize")?;
+            let bits = group["ivSize"]
+                .as_u64()
+                .ok_or("DNDK-GCM group without ivSize")?;
             let ln = usize::try_from(bits / 8).map_err(|_| "ivSize out of range")?;
             DndkGcm::with_engine(&key, engine)
                 .and_then(|c| c.with_nonce_len(ln))

@@ -63,7 +63,9 @@ fn wycheproof_aes_gmac() {
 /// gcmkit's own files (`data/generate_derived.py`: the published vectors and vectors
 /// computed with pyca/cryptography).
 fn derived_file(name: &str, min: usize) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name);
     for e in engines() {
         let r = run_file(&path, e).unwrap_or_else(|err| panic!("{name}: {err}"));
         assert!(r.failures.is_empty(), "{name} on {e:?}: {:?}", r.failures);

@@ -2,14 +2,14 @@
 //! key and the nonce's 15-byte head, with the nonce's 12-byte tail as the IV, and
 //! optionally a 32-byte key commitment; the derivation is in `kdf::dndk`.
 
-use super::RootKey;
+use super::{RootKey, Secret};
+use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::dndk::{inputs, outputs, MAX_NONCE, MIN_NONCE};
 use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
-use zeroize::Zeroizing;
 
 /// Length of the key commitment (bytes).
 pub const COMMITMENT_LEN: usize = 32;
@@ -89,27 +89,24 @@ impl DndkGcm {
 
     /// DK, KC (meaningful with commitment) and the GCM IV for a nonce.
     #[allow(clippy::type_complexity)]
-    fn derive(
-        &self,
-        nonce: &[u8],
-    ) -> Result<(Zeroizing<[u8; 32]>, Zeroizing<[u8; 32]>, [u8; 12]), Error> {
+    fn derive(&self, nonce: &[u8]) -> Result<(Secret<32>, Secret<32>, [u8; 12]), Error> {
         if nonce.len() != self.nonce_len {
             return Err(Error::InvalidNonceLength {
                 got: nonce.len(),
                 expected: "the key object's nonce length (24 unless set)",
             });
         }
-        let (blocks, iv) = inputs(nonce, self.commit);
-        let mut blocks = Zeroizing::new(blocks);
+        let (mut blocks, iv) = inputs(nonce, self.commit);
         let n = if self.commit { 5 } else { 3 };
         self.root.encrypt(&mut blocks[..n]);
         let (dk, kc) = outputs(&blocks);
-        Ok((Zeroizing::new(dk), Zeroizing::new(kc), iv))
+        wipe(&mut blocks);
+        Ok((Secret(dk), Secret(kc), iv))
     }
 
-    fn tag(&self, gcm: [u8; 16], kc: &[u8; 32]) -> Tag {
+    fn tag(&self, gcm: [u8; 16], kc: &Secret<32>) -> Tag {
         if self.commit {
-            Tag::with_commitment(gcm, kc)
+            Tag::with_commitment(gcm, &kc.0)
         } else {
             Tag::truncate(gcm, 16)
         }
@@ -125,7 +122,7 @@ impl DndkGcm {
         let (dk, kc, iv) = self.derive(nonce)?;
         let (gcm_tag, received_kc) = tag.split_at(16);
         // The commitment is checked in constant time; its outcome is public.
-        if self.commit && !crate::engine::ct::declassify(bool::from(received_kc.ct_eq(&kc[..]))) {
+        if self.commit && !crate::engine::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
             data.dst().fill(0);
             return Err(Error::AuthenticationFailed);
         }

@@ -6,7 +6,7 @@
 //!
 //! The per-message cost over AES-256-GCM with a fixed key is the derivation's few AES
 //! blocks (one multi-block call on the root key), one AES-256 key schedule and H with
-//! only the powers this message needs (`gcm::powers_for`); the message itself runs on the
+//! only the powers this message needs (`gcm::powers_for`), filled in place; the message itself runs on the
 //! same kernels as AES-256-GCM. The derived key, its schedule and its powers of H are
 //! zeroized when the call returns.
 
@@ -14,10 +14,10 @@ pub(crate) mod dndk;
 pub(crate) mod xaes;
 
 use crate::aes::RoundKeys;
+use crate::engine::wipe::wipe_bytes;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
-use crate::gcm::GcmKey;
-use zeroize::Zeroizing;
+use crate::gcm::{powers_for, GcmKey};
 
 /// Largest plaintext (as AES-256-GCM: 2^36 - 32 bytes).
 pub const MAX_PLAINTEXT: u64 = crate::gcm::MAX_PLAINTEXT;
@@ -55,14 +55,13 @@ impl RootKey {
     /// encrypts in place or from a source, returns the full tag.
     pub(crate) fn seal(
         &self,
-        dk: &Zeroizing<[u8; 32]>,
+        dk: &Secret<32>,
         iv: &[u8; 12],
         aad: &[u8],
         mut data: Data<'_>,
     ) -> Result<[u8; 16], Error> {
-        let len = data.dst().len();
-        let key =
-            GcmKey::with_powers(&dk[..], self.engine, crate::gcm::powers_for(aad.len(), len))?;
+        let mut key = GcmKey::empty(self.engine);
+        key.fill(&dk.0, powers_for(self.engine, aad.len(), data.dst().len()))?;
         key.seal_data(iv, aad, data)
     }
 
@@ -70,16 +69,25 @@ impl RootKey {
     /// verifies.
     pub(crate) fn open(
         &self,
-        dk: &Zeroizing<[u8; 32]>,
+        dk: &Secret<32>,
         iv: &[u8; 12],
         aad: &[u8],
         mut data: Data<'_>,
         tag: &[u8],
     ) -> Result<(), Error> {
-        let len = data.dst().len();
-        let key =
-            GcmKey::with_powers(&dk[..], self.engine, crate::gcm::powers_for(aad.len(), len))?;
+        let mut key = GcmKey::empty(self.engine);
+        key.fill(&dk.0, powers_for(self.engine, aad.len(), data.dst().len()))?;
         key.open_data(iv, aad, data, tag)
+    }
+}
+
+/// Per-message key material, wiped on drop with 16-byte volatile stores (`zeroize`'s
+/// byte-at-a-time stores showed up per message).
+pub(crate) struct Secret<const N: usize>(pub(crate) [u8; N]);
+
+impl<const N: usize> Drop for Secret<N> {
+    fn drop(&mut self) {
+        wipe_bytes(&mut self.0);
     }
 }
 

@@ -1,7 +1,8 @@
 //! XAES-256-GCM (c2sp.org/XAES-256-GCM v1.0): AES-256-GCM under Kx = KDF(K, N[..12]) with
 //! the IV N[12..]; the KDF is in `kdf::xaes`.
 
-use super::RootKey;
+use super::{RootKey, Secret};
+use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::xaes::{cmac_k1, prf_inputs};
@@ -55,17 +56,18 @@ impl XAes256Gcm {
     }
 
     /// Kx and Nx for a nonce.
-    fn derive(&self, nonce: &[u8]) -> Result<(Zeroizing<[u8; 32]>, [u8; 12]), Error> {
+    fn derive(&self, nonce: &[u8]) -> Result<(Secret<32>, [u8; 12]), Error> {
         let nonce: &[u8; NONCE_LEN] = nonce.try_into().map_err(|_| Error::InvalidNonceLength {
             got: nonce.len(),
             expected: "24",
         })?;
         let (head, tail) = nonce.split_at(12);
-        let mut blocks = Zeroizing::new(prf_inputs(&self.k1, head.try_into().expect("12 bytes")));
-        self.root.encrypt(&mut blocks[..]);
-        let mut kx = Zeroizing::new([0u8; 32]);
-        kx[..16].copy_from_slice(&blocks[0]);
-        kx[16..].copy_from_slice(&blocks[1]);
+        let mut blocks = prf_inputs(&self.k1, head.try_into().expect("12 bytes"));
+        self.root.encrypt(&mut blocks);
+        let mut kx = Secret([0u8; 32]);
+        kx.0[..16].copy_from_slice(&blocks[0]);
+        kx.0[16..].copy_from_slice(&blocks[1]);
+        wipe(&mut blocks);
         Ok((kx, tail.try_into().expect("12 bytes")))
     }
 }

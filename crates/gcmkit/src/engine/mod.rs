@@ -281,6 +281,14 @@ impl Kernels {
         dispatch!(self, crate::field::soft::dot(a, b), |m| m::dot(a, b))
     }
 
+    /// Blocks per stitched batch (the powers of H the stitched kernel needs); the
+    /// portable engine hashes 8 blocks per reduction.
+    pub(crate) fn batch_blocks(self) -> usize {
+        #[allow(unused_unsafe)]
+        let n = dispatch!(self, 8, |m| m::BATCH_BLOCKS);
+        n
+    }
+
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
         dispatch!(self, key.fill(h, count, crate::field::soft::dot), |m| key

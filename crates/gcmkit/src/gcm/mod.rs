@@ -74,20 +74,20 @@ pub(crate) fn tag_from_ghash(acc: u128, e_k_y0: &[u8; 16]) -> [u8; 16] {
     (acc ^ u128::from_be_bytes(*e_k_y0)).to_be_bytes()
 }
 
-/// Powers of H a key used for one message needs: every block hashed when the message is
-/// small enough for the one-batch kernel (it multiplies block b by H^(k-b) for all k
-/// blocks), else the batch width the tiers of AES-GCM-SIV measured best (`siv::hashed_blocks`):
-/// each power costs a multiply per message, fewer powers a reduction more often.
-pub(crate) fn powers_for(aad_len: usize, data_len: usize) -> usize {
+/// Powers of H a key used for one message needs on `engine`: every block hashed when the
+/// message is small enough for the one-batch kernel (it multiplies block b by H^(k-b) for
+/// all k blocks); else one stitched batch's worth (the stitched kernel hashes a batch of
+/// the engine's width with one reduction, and runs only with that many powers). Each power
+/// costs a multiplication per message.
+pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> usize {
     let blocks = aad_len
         .div_ceil(16)
         .saturating_add(data_len.div_ceil(16))
         .saturating_add(1);
-    match blocks {
-        b if b <= crate::field::POWERS => b,
-        ..128 => 8,
-        128..512 => 16,
-        _ => crate::field::POWERS,
+    if blocks <= crate::field::POWERS {
+        blocks
+    } else {
+        engine.batch_blocks().max(8)
     }
 }
 
@@ -112,18 +112,31 @@ pub(crate) struct GcmKey {
 
 impl GcmKey {
     pub(crate) fn new(key: &[u8], engine: Kernels) -> Result<Self, Error> {
-        Self::with_powers(key, engine, crate::field::POWERS)
+        let mut k = Self::empty(engine);
+        k.fill(key, crate::field::POWERS)?;
+        Ok(k)
     }
 
-    /// A key with `powers` powers of H: all of them for long-term keys, only what one
-    /// message needs ([`powers_for`]) for keys derived per message.
-    pub(crate) fn with_powers(key: &[u8], engine: Kernels, powers: usize) -> Result<Self, Error> {
-        let aes = engine.expand_key(key)?;
+    /// An all-zero key to be filled in place with [`Self::fill`].
+    pub(crate) fn empty(engine: Kernels) -> Self {
+        GcmKey {
+            aes: RoundKeys::empty(),
+            h: HashKey::empty(Flavor::Ghash),
+            engine,
+        }
+    }
+
+    /// Expands `key` in place with `powers` powers of H: all of them for long-term keys,
+    /// only what one message needs ([`powers_for`]) for keys derived per message. In
+    /// place, because the key is large (1.3 KiB): moving it per message cost more than
+    /// the key schedule.
+    pub(crate) fn fill(&mut self, key: &[u8], powers: usize) -> Result<(), Error> {
+        self.engine.expand_key_into(key, &mut self.aes)?;
         let mut h = [[0u8; 16]];
-        engine.encrypt_blocks(&aes, &mut h);
-        let hk = engine.hash_key(&h[0], Flavor::Ghash, powers);
+        self.engine.encrypt_blocks(&self.aes, &mut h);
+        self.engine.hash_key_into(&mut self.h, &h[0], powers);
         h[0].zeroize();
-        Ok(GcmKey { aes, h: hk, engine })
+        Ok(())
     }
 
     /// The pre-counter block Y0 (SP 800-38D's J0).

@@ -164,6 +164,10 @@ macro_rules! entry_points {
         use crate::engine::Counter;
         use crate::field::HashKey;
 
+        /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
+        pub(crate) const BATCH_BLOCKS: usize =
+            $n * <$v as crate::engine::simd::Simd>::LANES;
+
         /// # Safety
         /// The CPU must have this backend's features (see `entry_points!`).
         $(#[target_feature(enable = $feat)])+
