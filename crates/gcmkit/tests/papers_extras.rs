@@ -186,6 +186,62 @@ fn incremental_gmac_equals_fresh_gmac_over_random_edit_sequences() {
     }
 }
 
+/// Large messages: the distance from an edit to the end spans up to six hex digits, so
+/// six rows of the window tables (H^(d·16^i) and the inverse) are used; the unit tests
+/// check every row against square-and-multiply.
+#[test]
+fn incremental_gmac_on_large_messages() {
+    let best = gcmkit::Engine::best();
+    for (e, len) in engines()
+        .into_iter()
+        .map(|e| (e, (1 << 20) + 7))
+        .chain([(best, (16 << 20) + 3)])
+    {
+        let mut rng = Rng(len as u64 ^ 0x5151);
+        let key = rng.bytes(32);
+        let inc = IncrementalGmac::with_engine(&key, e).unwrap();
+        let fresh = Gmac::with_engine(&key, e).unwrap();
+        let mut msg = rng.bytes(len);
+        let nonce = rng.bytes(12);
+        let mut tag = inc.compute(&nonce, &msg).unwrap();
+        for off in [0usize, 1, 4095, 65_537, len / 2 + 3, len - 17] {
+            let new = rng.bytes(17);
+            tag = inc
+                .replace(
+                    &nonce,
+                    &tag,
+                    msg.len() as u64,
+                    off as u64,
+                    &msg[off..off + 17],
+                    &new,
+                    &nonce,
+                )
+                .unwrap();
+            msg[off..off + 17].copy_from_slice(&new);
+        }
+        assert_eq!(
+            tag.as_slice(),
+            fresh.compute(&nonce, &msg).unwrap().as_ref(),
+            "{e:?} {len}"
+        );
+        // Cut 100 000 bytes (6 250 blocks: a four-digit inverse power), then append them back.
+        let at = msg.len() - 100_000;
+        let t = inc
+            .truncate(&nonce, &tag, msg.len() as u64, &msg[at..], &nonce)
+            .unwrap();
+        let tail = msg.split_off(at);
+        assert_eq!(
+            t.as_slice(),
+            fresh.compute(&nonce, &msg).unwrap().as_ref(),
+            "{e:?} truncate"
+        );
+        let t = inc
+            .append(&nonce, &t, msg.len() as u64, &tail, &nonce)
+            .unwrap();
+        assert_eq!(t, tag);
+    }
+}
+
 #[test]
 fn incremental_gmac_rejects_bad_edits() {
     let inc = IncrementalGmac::new(&[1; 16]).unwrap();

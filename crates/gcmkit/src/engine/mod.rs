@@ -384,6 +384,38 @@ impl Kernels {
         None
     }
 
+    /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
+    /// `None` if the engine has no such kernel or the input is too large for it (see
+    /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the
+    /// plaintext's tag for the caller to compare).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn siv2015_small(
+        self,
+        hash: &HashKey,
+        prf: &RoundKeys,
+        ctr: &RoundKeys,
+        how: (bool, crate::siv::CounterInit),
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+        received: Option<&[u8; 16]>,
+    ) -> Option<[u8; 16]> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+            if self.engine != Engine::Portable
+                && data.len() <= kernels::SIV2015_SMALL_DATA
+                && blocks <= hash.count
+            {
+                return dispatch!(self, None, |m| Some(m::siv2015_small(
+                    hash, prf, ctr, how, nonce, aad, data, received
+                )));
+            }
+        }
+        let _ = (hash, prf, ctr, how, nonce, aad, data, received);
+        None
+    }
+
     /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter mode
     /// from the block after `y0` with the ciphertext hashed (the output when encrypting,
     /// the input when decrypting), the length block and E(K, Y0). One kernel call on the

@@ -8,29 +8,86 @@
 //! B_j·H^(n-j) (the hash before the length block), G = (P + LEN)·H, so
 //!     P = G·H^-1 + LEN,
 //! and appends continue Horner's rule from P, truncations first cancel the removed bytes
-//! and then divide by H^(blocks removed). Powers H^k come from a table of H^(2^i) (one
-//! multiply per set bit of k); H^-1 is computed once per key. Only the key holder can
-//! update (it needs E(K, Y0) and H); truncated tags cannot be updated, so these functions
-//! take and return full 16-byte tags.
+//! and then divide by H^(blocks removed). Powers come from per-key window tables
+//! ([`PowerTable`]): H^(d·16^i) and H^-(d·16^i) for every hex digit d and position i, so
+//! x·H^k costs one multiplication per nonzero hex digit of k (at most 15 for any message
+//! GMAC allows, 4 for a 1 MiB message) instead of square-and-multiply's one per bit.
+//! Memory: 2 × 16 × 15 × 16 bytes = 7.5 KiB per key. Only the key holder can update (it
+//! needs E(K, Y0) and H); truncated tags cannot be updated, so these functions take and
+//! return full 16-byte tags. The exponents (lengths, positions) are public.
 
 use super::GcmKey;
-use crate::engine::Engine;
+use crate::engine::{Engine, Kernels};
 use crate::error::Error;
-use crate::field::{dot_inv, gcm_length_block, DOT_ONE};
+use crate::field::{dot_inv, gcm_length_block, Flavor};
+use alloc::boxed::Box;
+
+/// Hex digits of a 64-bit exponent.
+const DIGITS: usize = 16;
+
+/// Window table of one base element B in the dot algebra: `t[i][d - 1]` = B^(d·16^i) for
+/// d = 1..15, i = 0..15, so B^k is the product of one entry per nonzero hex digit of k.
+/// 3.75 KiB, boxed; wiped on drop.
+#[derive(Clone)]
+struct PowerTable(Box<[[u128; 15]; DIGITS]>);
+
+impl PowerTable {
+    /// 240 multiplications, once per key.
+    fn new(base: u128, e: Kernels) -> Self {
+        let mut t = Box::new([[0u128; 15]; DIGITS]);
+        let mut b = base; // B^(16^i)
+        for row in t.iter_mut() {
+            row[0] = b;
+            for d in 1..15 {
+                row[d] = e.dot(row[d - 1], b);
+            }
+            b = e.dot(row[14], b); // B^(16·16^i)
+        }
+        PowerTable(t)
+    }
+
+    /// x·B^k (k public).
+    fn mul_pow(&self, x: u128, mut k: u64, e: Kernels) -> u128 {
+        let mut r = x;
+        // Only the nonzero hex digits cost anything (k is public: a length or position).
+        while k != 0 {
+            let i = (k.trailing_zeros() / 4) as usize;
+            let d = ((k >> (4 * i)) & 15) as usize;
+            r = e.dot(r, self.0[i][d - 1]);
+            k &= !(15u64 << (4 * i));
+        }
+        r
+    }
+}
+
+impl Drop for PowerTable {
+    fn drop(&mut self) {
+        for row in self.0.iter_mut() {
+            crate::engine::wipe::wipe(row);
+        }
+    }
+}
+
+impl core::fmt::Debug for PowerTable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("PowerTable(<secret>)")
+    }
+}
 
 /// GMAC that can update its tags incrementally.
 #[derive(Clone, Debug)]
 pub struct IncrementalGmac {
     key: GcmKey,
-    /// H^(2^i) in the dot algebra, i = 0..64.
-    squares: [u128; 64],
+    /// H^(d·16^i).
+    powers: PowerTable,
+    /// H^-(d·16^i).
+    inverse_powers: PowerTable,
     /// H^-1.
     h_inv: u128,
 }
 
 impl Drop for IncrementalGmac {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(&mut self.squares);
         crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h_inv));
     }
 }
@@ -46,15 +103,11 @@ impl IncrementalGmac {
         let key = GcmKey::new(key, engine.kernels()?)?;
         let e = key.engine;
         let h = key.h.power(1);
-        let mut squares = [0u128; 64];
-        squares[0] = h;
-        for i in 1..64 {
-            squares[i] = e.dot(squares[i - 1], squares[i - 1]);
-        }
         let h_inv = dot_inv(h, |a, b| e.dot(a, b));
         Ok(IncrementalGmac {
+            powers: PowerTable::new(h, e),
+            inverse_powers: PowerTable::new(h_inv, e),
             key,
-            squares,
             h_inv,
         })
     }
@@ -66,25 +119,12 @@ impl IncrementalGmac {
 
     /// x·H^k.
     fn mul_h_pow(&self, x: u128, k: u64) -> u128 {
-        let e = self.key.engine;
-        let mut r = x;
-        for i in 0..64 {
-            if (k >> i) & 1 == 1 {
-                r = e.dot(r, self.squares[i]);
-            }
-        }
-        r
+        self.powers.mul_pow(x, k, self.key.engine)
     }
 
     /// x·H^-k.
     fn mul_h_inv_pow(&self, x: u128, k: u64) -> u128 {
-        let e = self.key.engine;
-        let p = crate::field::dot_pow(self.h_inv, k as u128, |a, b| e.dot(a, b));
-        if p == DOT_ONE {
-            x
-        } else {
-            e.dot(x, p)
-        }
+        self.inverse_powers.mul_pow(x, k, self.key.engine)
     }
 
     fn len_elem(len: u64) -> u128 {
@@ -93,12 +133,9 @@ impl IncrementalGmac {
 
     /// The unmasked hash P of the data (before the length block), from a full tag.
     fn unmask(&self, nonce: &[u8], tag: &[u8], len: u64) -> Result<u128, Error> {
-        let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
-            got: tag.len(),
-            expected: "16 (full tag)",
-        })?;
+        let t = Self::full_tag(tag)?;
         let m = self.key.tag_mask(&self.key.y0(nonce)?);
-        let g = u128::from_be_bytes(*tag) ^ u128::from_be_bytes(m);
+        let g = t ^ u128::from_be_bytes(m);
         Ok(self.key.engine.dot(g, self.h_inv) ^ Self::len_elem(len))
     }
 
@@ -112,25 +149,48 @@ impl IncrementalGmac {
         Ok((g ^ u128::from_be_bytes(m)).to_be_bytes())
     }
 
-    /// P's change for XORing `diff` into the data at byte `offset` of a message of `n`
-    /// blocks: the run's Horner sum times the power of H of its last block.
-    fn diff_hash(&self, n: u64, offset: u64, diff: &[u8]) -> u128 {
+    /// The hash's change for XORing `diff` into the data at byte `offset` of a message of
+    /// `n` blocks, times H^`extra`: the run's Horner sum times the power of H of its last
+    /// block. `extra` = 0 gives P's change; `extra` = 1 gives G's (G = (P + LEN)·H, so an
+    /// edit that keeps the length changes G by P's change times H).
+    fn diff_hash(&self, n: u64, offset: u64, diff: &[u8], extra: u64) -> u128 {
         if diff.is_empty() {
             return 0;
         }
         let last = (offset + diff.len() as u64 - 1) / 16;
         let lead = (offset % 16) as usize;
-        let mut acc = 0u128;
         // The run, block-aligned: `lead` zero bytes, then the differences.
         let mut head = [0u8; 16];
         let take = (16 - lead).min(diff.len());
         head[lead..lead + take].copy_from_slice(&diff[..take]);
+        if take == diff.len() {
+            // A one-block run's Horner sum is D·H, so the change is D·H^(n-last+extra):
+            // one power from the table, no hashing call.
+            return self.mul_h_pow(Flavor::Ghash.load(&head), n - last + extra);
+        }
+        let mut acc = 0u128;
         self.key.engine.hash_update(&self.key.h, &mut acc, &head);
         self.key
             .engine
             .hash_update(&self.key.h, &mut acc, &diff[take..]);
         // Horner over blocks first..=last gives sum D_j·H^(last-j+1); P needs H^(n-j).
-        self.mul_h_pow(acc, n - 1 - last)
+        self.mul_h_pow(acc, n - 1 - last + extra)
+    }
+
+    /// E(K, Y0) for two nonces in one AES call (their chains overlap).
+    fn mask_pair(&self, a: &[u8], b: &[u8]) -> Result<(u128, u128), Error> {
+        let mut y = [self.key.y0(a)?, self.key.y0(b)?];
+        self.key.engine.encrypt_blocks(&self.key.aes, &mut y);
+        Ok((u128::from_be_bytes(y[0]), u128::from_be_bytes(y[1])))
+    }
+
+    /// A full tag as a field element, or the error for a truncated one.
+    fn full_tag(tag: &[u8]) -> Result<u128, Error> {
+        let tag: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
+            got: tag.len(),
+            expected: "16 (full tag)",
+        })?;
+        Ok(u128::from_be_bytes(*tag))
     }
 
     fn check_range(len: u64, offset: u64, count: usize) -> Result<(), Error> {
@@ -159,10 +219,22 @@ impl IncrementalGmac {
             return Err(Error::InvalidParameter("replacement must keep the length"));
         }
         Self::check_range(len, offset, old.len())?;
-        let p = self.unmask(old_nonce, tag, len)?;
-        let diff: alloc::vec::Vec<u8> = old.iter().zip(new).map(|(a, b)| a ^ b).collect();
-        let p = p ^ self.diff_hash(len.div_ceil(16), offset, &diff);
-        self.mask(new_nonce, p, len)
+        let t = Self::full_tag(tag)?;
+        let (m_old, m_new) = self.mask_pair(old_nonce, new_nonce)?;
+        // The length is unchanged, so G changes by the edit's hash times H: no division.
+        let mut buf = [0u8; 64];
+        let mut heap;
+        let diff: &mut [u8] = if old.len() <= buf.len() {
+            &mut buf[..old.len()]
+        } else {
+            heap = alloc::vec![0u8; old.len()];
+            &mut heap
+        };
+        for ((d, a), b) in diff.iter_mut().zip(old).zip(new) {
+            *d = a ^ b;
+        }
+        let g = t ^ m_old ^ self.diff_hash(len.div_ceil(16), offset, diff, 1);
+        Ok((g ^ m_new).to_be_bytes())
     }
 
     /// The tag after appending `data` to a `len`-byte message.
@@ -186,7 +258,7 @@ impl IncrementalGmac {
         let r = (len % 16) as usize;
         let fill = if r == 0 { 0 } else { (16 - r).min(data.len()) };
         if fill > 0 {
-            p ^= self.diff_hash(len.div_ceil(16), len, &data[..fill]);
+            p ^= self.diff_hash(len.div_ceil(16), len, &data[..fill], 0);
         }
         // The rest are new blocks: Horner's rule continues from P.
         self.key
@@ -210,7 +282,7 @@ impl IncrementalGmac {
         let n = len.div_ceil(16);
         let mut p = self.unmask(old_nonce, tag, len)?;
         // Cancel the removed bytes: the blocks after the new end become zero.
-        p ^= self.diff_hash(n, new_len, removed);
+        p ^= self.diff_hash(n, new_len, removed, 0);
         // P = P'·H^(n - n'): divide by the blocks that vanished.
         p = self.mul_h_inv_pow(p, n - new_len.div_ceil(16));
         self.mask(new_nonce, p, new_len)
@@ -224,7 +296,34 @@ impl IncrementalGmac {
         len: u64,
         new_nonce: &[u8],
     ) -> Result<[u8; 16], Error> {
-        let p = self.unmask(old_nonce, tag, len)?;
-        self.mask(new_nonce, p, len)
+        // Same data and length: only the mask changes, T' = T xor E(K, Y0) xor E(K, Y0').
+        let _ = len;
+        let (m_old, m_new) = self.mask_pair(old_nonce, new_nonce)?;
+        Ok((Self::full_tag(tag)? ^ m_old ^ m_new).to_be_bytes())
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::dot_pow;
+
+    /// Every row and digit of the window table against square-and-multiply, for
+    /// exponents up to 2^64 - 1, on every engine.
+    #[test]
+    fn window_table_matches_square_and_multiply() {
+        for engine in Engine::supported() {
+            let e = engine.kernels().unwrap();
+            let base = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
+            let t = PowerTable::new(base, e);
+            let mut k = 0x9e37_79b9_7f4a_7c15u64;
+            for i in 0..200 {
+                k = k.rotate_left(7) ^ (i * 0x1000_0001);
+                for exp in [k, k >> 32, k & 0xffff, u64::MAX, 1, 16, 0] {
+                    let x = 0x42u128 << 64 | exp as u128;
+                    let want = e.dot(x, dot_pow(base, exp as u128, |a, b| e.dot(a, b)));
+                    assert_eq!(t.mul_pow(x, exp, e), want, "{engine:?} k = {exp:#x}");
+                }
+            }
+        }
     }
 }

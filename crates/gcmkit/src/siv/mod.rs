@@ -63,6 +63,34 @@ pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
     c
 }
 
+/// The tag PRF's input: the hash value xor the nonce, bit 127 cleared when `mask`
+/// (AES-GCM-SIV and the one-/two-key GCM-SIV (2015); the three-key variant forces none).
+#[inline(always)]
+pub(crate) fn prf_input(hash: [u8; 16], nonce: &[u8; 12], mask: bool) -> [u8; 16] {
+    if mask {
+        tag_input(hash, nonce)
+    } else {
+        let mut s = hash;
+        for (b, n) in s.iter_mut().zip(nonce.iter()) {
+            *b ^= n;
+        }
+        s
+    }
+}
+
+/// The first counter block from the tag: bit 127 set when `mask`, and for
+/// [`CounterInit::IndexInLowBits`] the low k bits cleared (the Le32 counter then adds the
+/// block index, which stays below 2^k, so no carry leaves those bits).
+#[inline(always)]
+pub(crate) fn counter_block(tag: &[u8; 16], mask: bool, counter: CounterInit) -> [u8; 16] {
+    let mut c = if mask { first_counter(tag) } else { *tag };
+    if let CounterInit::IndexInLowBits(k) = counter {
+        let v = u128::from_le_bytes(c) & !((1u128 << k) - 1);
+        c = v.to_le_bytes();
+    }
+    c
+}
+
 /// How the first counter block is formed from the tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CounterInit {
@@ -102,28 +130,13 @@ impl Siv<'_> {
             &siv_length_block(aad_len as u64, msg_len as u64),
         );
         let h = self.hash.flavor().store(acc);
-        let mut s = if self.mask {
-            [tag_input(h, nonce)]
-        } else {
-            let mut s = h;
-            for (b, n) in s.iter_mut().zip(nonce.iter()) {
-                *b ^= n;
-            }
-            [s]
-        };
+        let mut s = [prf_input(h, nonce, self.mask)];
         self.engine.encrypt_blocks(self.tag_key, &mut s);
         s[0]
     }
 
     fn first_counter(&self, tag: &[u8; 16]) -> [u8; 16] {
-        let mut c = if self.mask { first_counter(tag) } else { *tag };
-        if let CounterInit::IndexInLowBits(k) = self.counter {
-            // Clear the low k bits (little-endian): the Le32 counter then adds the block
-            // index, which stays below 2^k, so no carry leaves those bits.
-            let v = u128::from_le_bytes(c) & !((1u128 << k) - 1);
-            c = v.to_le_bytes();
-        }
-        c
+        counter_block(tag, self.mask, self.counter)
     }
 
     /// Encrypts `buf` in place; returns the tag.

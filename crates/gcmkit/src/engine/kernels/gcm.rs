@@ -6,12 +6,13 @@ use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_io, Ctr};
 use super::ghash::{
-    hash_batch, hash_block, hash_update, kara_ptr, load_block, load_elem, power_ptr, Sums,
+    absorb_padded, hash_batch, hash_block, hash_update, kara_ptr, load_block, load_elem, power_ptr,
+    Sums,
 };
 use super::{Hash, Io};
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
-use crate::field::{Flavor, HashKey, POWERS};
+use crate::field::{HashKey, POWERS};
 
 /// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
 pub(crate) const SMALL_DATA: usize = 7 * 16;
@@ -43,34 +44,6 @@ pub(crate) unsafe fn gcm_small<V: Simd>(
             2 => small::<V, 2>((rk, key), y0, aad, data, decrypt),
             3 | 4 => small::<V, 4>((rk, key), y0, aad, data, decrypt),
             _ => small::<V, 8>((rk, key), y0, aad, data, decrypt),
-        }
-    }
-}
-
-/// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
-/// `*next`) multiplied by the power at `h`/`hk` + 16·b; advances `*next`.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `h` and `hk` must point into the key's power tables with room for every block of `bytes`.
-#[inline(always)]
-unsafe fn absorb_padded<V: Simd>(
-    sums: &mut Sums<V::Block>,
-    bytes: &[u8],
-    h: *const u8,
-    hk: *const u8,
-    next: &mut usize,
-    flavor: Flavor,
-) {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        for blk in bytes.chunks(16) {
-            let o = 16 * *next;
-            sums.mul_add(
-                load_block::<V>(blk.as_ptr(), blk.len(), flavor),
-                V::Block::load(h.add(o)),
-                V::Block::load(hk.add(o)),
-            );
-            *next += 1;
         }
     }
 }

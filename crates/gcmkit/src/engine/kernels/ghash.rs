@@ -243,6 +243,34 @@ pub(super) unsafe fn load_block<V: Simd>(p: *const u8, n: usize, flavor: Flavor)
     }
 }
 
+/// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
+/// `*next`) multiplied by the power at `h`/`hk` + 16·b; advances `*next`.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `h` and `hk` must point into the key's power tables with room for every block of `bytes`.
+#[inline(always)]
+pub(super) unsafe fn absorb_padded<V: Simd>(
+    sums: &mut Sums<V::Block>,
+    bytes: &[u8],
+    h: *const u8,
+    hk: *const u8,
+    next: &mut usize,
+    flavor: Flavor,
+) {
+    // SAFETY: within this function's `# Safety` contract.
+    unsafe {
+        for blk in bytes.chunks(16) {
+            let o = 16 * *next;
+            sums.mul_add(
+                load_block::<V>(blk.as_ptr(), blk.len(), flavor),
+                V::Block::load(h.add(o)),
+                V::Block::load(hk.add(o)),
+            );
+            *next += 1;
+        }
+    }
+}
+
 /// Pointer to H^k.. in the descending table: `desc[POWERS - k]`.
 #[inline(always)]
 pub(super) fn power_ptr(key: &HashKey, k: usize) -> *const u8 {

@@ -51,6 +51,7 @@ pub(crate) mod ghash;
 pub(crate) mod siv;
 
 pub(crate) use gcm::{SMALL_DATA, SMALL_HASHED};
+pub(crate) use siv::SIV2015_SMALL_DATA;
 pub(crate) use siv::SIV_SMALL_BLOCKS;
 
 use super::simd::Simd;
@@ -256,6 +257,27 @@ macro_rules! entry_points {
         ) -> Result<[u8; 16], crate::Error> {
             // SAFETY: this function's contract.
             unsafe { kernels::siv::siv_small::<$v>(kgk, nonce, aad, data, received) }
+        }
+
+        /// # Safety
+        /// The CPU must have this backend's features (see `entry_points!`), and the
+        /// sizes `kernels::siv::siv2015_small` documents.
+        $(#[target_feature(enable = $feat)])+
+        #[allow(clippy::too_many_arguments)]
+        pub(crate) unsafe fn siv2015_small(
+            hash: &HashKey,
+            prf: &RoundKeys,
+            ctr: &RoundKeys,
+            how: (bool, crate::siv::CounterInit),
+            nonce: &[u8; 12],
+            aad: &[u8],
+            data: &mut [u8],
+            received: Option<&[u8; 16]>,
+        ) -> [u8; 16] {
+            // SAFETY: this function's contract.
+            unsafe {
+                kernels::siv::siv2015_small::<$v>(hash, prf, ctr, how, nonce, aad, data, received)
+            }
         }
 
         /// # Safety

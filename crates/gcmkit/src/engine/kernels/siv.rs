@@ -156,3 +156,84 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         Ok(tag)
     }
 }
+
+/// Largest message (bytes) for [`siv2015_small`]: the tag block and up to four keystream
+/// blocks, and the one-reduction GHASH of at most `POWERS` blocks.
+pub(crate) const SIV2015_SMALL_DATA: usize = 64;
+
+/// Whole GCM-SIV (2015) of a small input with keys set up once (seed 001, the short-message
+/// case of its Table 2): GHASH of pad16(A) || pad16(M) || lengths as one aggregated batch
+/// with the key's precomputed powers and one reduction; S = hash xor N (bit 127 cleared
+/// when `mask`); TAG = AES(K_prf, S); then the keystream blocks as independent AES chains
+/// from the tag's counter block (`siv::counter_block`). The chain is hash -> AES -> AES:
+/// one AES latency longer than AES-GCM's small kernel (AES -> hash), which is why the
+/// paper's short-message claim is measured, not assumed (docs/perf/paper-tables.md).
+///
+/// Encryption (`received` None) encrypts `data` in place and returns the tag; decryption
+/// decrypts in place under the received tag and returns the tag of the plaintext (the
+/// caller compares in constant time and zeroes `data` on mismatch).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+/// `data.len() <= SIV2015_SMALL_DATA`, `pad16(aad) + pad16(data) + 16 <= 16 * hash.count`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn siv2015_small<V: Simd>(
+    hash: &crate::field::HashKey,
+    prf: &RoundKeys,
+    ctr: &RoundKeys,
+    (mask, counter): (bool, siv::CounterInit),
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
+    unsafe {
+        let ck = keys::<B<V>>(ctr);
+        // The keystream under a tag's counter block, XORed into `data` (at most 4 blocks,
+        // independent chains).
+        let apply = |data: &mut [u8], tag: &[u8; 16]| {
+            let first = siv::counter_block(tag, mask, counter);
+            let mut c = super::ctr::Ctr::<B<V>>::new(&first, Counter::Le32);
+            let mut s = [B::<V>::zero(); 4];
+            for x in s.iter_mut() {
+                *x = c.take();
+            }
+            aes_n(&ck, &mut s);
+            for (d, k) in data.chunks_mut(16).zip(s.iter()) {
+                let n = d.len();
+                let x = V::load_partial(d.as_ptr(), n).lane0().xor(*k);
+                V::from_lane0(x).store_partial(d.as_mut_ptr(), n);
+            }
+        };
+        if let Some(t) = received {
+            apply(data, t);
+        }
+        // GHASH of pad16(A) || pad16(M) || lengths: k blocks, block b times H^(k-b).
+        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let (h, hk) = (
+            super::ghash::power_ptr(hash, k),
+            super::ghash::kara_ptr(hash, k),
+        );
+        let mut sums = super::ghash::Sums::<B<V>>::zero();
+        let mut next = 0;
+        let len = crate::field::siv_length_block(aad.len() as u64, data.len() as u64);
+        for part in [aad, &*data, &len[..]] {
+            super::ghash::absorb_padded::<V>(&mut sums, part, h, hk, &mut next, hash.flavor);
+        }
+        let value = hash.flavor.store(sums.reduce().to_u128());
+        let input = siv::prf_input(value, nonce, mask);
+        let mut s = [B::<V>::load(input.as_ptr())];
+        let pk = keys::<B<V>>(prf);
+        aes_n(&pk, &mut s);
+        let mut tag = [0u8; 16];
+        s[0].store(tag.as_mut_ptr());
+        if received.is_none() {
+            apply(data, &tag);
+        }
+        // Long-term keys: their broadcast copies are not secret beyond the key objects,
+        // which wipe themselves (as in `gcm_small`).
+        tag
+    }
+}
