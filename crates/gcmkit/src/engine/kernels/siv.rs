@@ -191,24 +191,8 @@ pub(crate) unsafe fn siv2015_small<V: Simd>(
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
         let ck = keys::<B<V>>(ctr);
-        // The keystream under a tag's counter block, XORed into `data` (at most 4 blocks,
-        // independent chains).
-        let apply = |data: &mut [u8], tag: &[u8; 16]| {
-            let first = siv::counter_block(tag, mask, counter);
-            let mut c = super::ctr::Ctr::<B<V>>::new(&first, Counter::Le32);
-            let mut s = [B::<V>::zero(); 4];
-            for x in s.iter_mut() {
-                *x = c.take();
-            }
-            aes_n(&ck, &mut s);
-            for (d, k) in data.chunks_mut(16).zip(s.iter()) {
-                let n = d.len();
-                let x = V::load_partial(d.as_ptr(), n).lane0().xor(*k);
-                V::from_lane0(x).store_partial(d.as_mut_ptr(), n);
-            }
-        };
         if let Some(t) = received {
-            apply(data, t);
+            keystream_xor::<V>(&ck, &siv::counter_block(t, mask, counter), data);
         }
         // GHASH of pad16(A) || pad16(M) || lengths: k blocks, block b times H^(k-b).
         let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
@@ -230,10 +214,43 @@ pub(crate) unsafe fn siv2015_small<V: Simd>(
         let mut tag = [0u8; 16];
         s[0].store(tag.as_mut_ptr());
         if received.is_none() {
-            apply(data, &tag);
+            keystream_xor::<V>(&ck, &siv::counter_block(&tag, mask, counter), data);
         }
         // Long-term keys: their broadcast copies are not secret beyond the key objects,
         // which wipe themselves (as in `gcm_small`).
         tag
+    }
+}
+
+/// XORs the keystream from counter block `first` (Le32 counting, at most 4 blocks as
+/// independent AES chains) into `data`. A function, not a closure: closures do not inherit
+/// the caller's target features, and their intrinsics would become calls.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+/// `data.len() <= 64`.
+#[inline(always)]
+unsafe fn keystream_xor<V: Simd>(ck: &super::aes::Keys<B<V>>, first: &[u8; 16], data: &mut [u8]) {
+    // SAFETY: within this function's `# Safety` contract.
+    unsafe {
+        let mut c = super::ctr::Ctr::<B<V>>::new(first, Counter::Le32);
+        let mut s = [B::<V>::zero(); 4];
+        for x in s.iter_mut() {
+            *x = c.take();
+        }
+        aes_n(ck, &mut s);
+        let mut full = data.chunks_exact_mut(16);
+        let mut i = 0;
+        for d in &mut full {
+            B::<V>::load(d.as_ptr()).xor(s[i]).store(d.as_mut_ptr());
+            i += 1;
+        }
+        // The partial last block only: a masked (or staged) load and store.
+        let tail = full.into_remainder();
+        if !tail.is_empty() {
+            let n = tail.len();
+            let x = V::load_partial(tail.as_ptr(), n).lane0().xor(s[i]);
+            V::from_lane0(x).store_partial(tail.as_mut_ptr(), n);
+        }
     }
 }
