@@ -1,6 +1,8 @@
 //! RFC 8452 sec. 4 DeriveKey: AES-GCM-SIV's per-nonce keys from the key-generating key.
 //!     block_i = AES(K, LE32(i) || N),  i = 0..3 (AES-128) or 0..5 (AES-256)
 //!     auth key = block_0[..8] || block_1[..8];  enc key = block_2[..8] || block_3[..8] (|| ...)
+//! RFC 8452 names AES-128 and AES-256; AES-192 (as OpenSSL and pyca/cryptography offer it)
+//! follows the same rule with blocks 0..4, its encryption key block_2..block_4's halves.
 //! The portable path calls [`derive_into`]; the fused small-message kernel encrypts the
 //! same [`derive_key_inputs`] with its own AES chains and splits them with [`derived_keys`].
 
@@ -22,7 +24,8 @@ pub(crate) fn derive_key_inputs(nonce: &[u8; 12]) -> [[u8; 16]; 6] {
 }
 
 /// DeriveKey's outputs to keys: the first 8 bytes of each encrypted block, blocks 0-1 the
-/// POLYVAL key, blocks 2-3 (AES-128) or 2-5 (AES-256) the encryption key.
+/// POLYVAL key, blocks 2-3 (AES-128), 2-4 (AES-192) or 2-5 (AES-256) the encryption key
+/// (its first 16, 24 or 32 bytes: [`enc_key_len`]).
 #[inline(always)]
 pub(crate) fn derived_keys(blocks: &[[u8; 16]; 6]) -> ([u8; 16], [u8; 32]) {
     let mut auth = [0u8; 16];
@@ -35,6 +38,12 @@ pub(crate) fn derived_keys(blocks: &[[u8; 16]; 6]) -> ([u8; 16], [u8; 32]) {
     (auth, enc)
 }
 
+/// Bytes of the derived encryption key: the key-generating key's size.
+#[inline(always)]
+pub(crate) fn enc_key_len(kgk: &RoundKeys) -> usize {
+    kgk.key_bits() / 8
+}
+
 /// DeriveKey into `auth` (POLYVAL key with `hashed` powers of H) and `enc` (expanded AES
 /// key of the key-generating key's size). Every intermediate is wiped.
 pub(crate) fn derive_into(
@@ -45,7 +54,7 @@ pub(crate) fn derive_into(
     auth: &mut HashKey,
     enc: &mut RoundKeys,
 ) -> Result<(), Error> {
-    let n = if kgk.key_bits() == 256 { 6 } else { 4 };
+    let n = 2 + enc_key_len(kgk) / 8;
     let mut blocks = derive_key_inputs(nonce);
     engine.encrypt_blocks(kgk, &mut blocks[..n]);
     let (mut a, mut e) = derived_keys(&blocks);

@@ -244,7 +244,9 @@ impl DerivedKeys {
     }
 }
 
-/// AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key: nonce-misuse resistant AEAD.
+/// AES-GCM-SIV (RFC 8452) with a 16- or 32-byte key (or 24: AES-192-GCM-SIV as OpenSSL
+/// and pyca/cryptography define it, the RFC's rule with a 24-byte derived key):
+/// nonce-misuse resistant AEAD.
 ///
 /// ```
 /// use gcmkit::AeadMode;
@@ -268,10 +270,10 @@ impl AesGcmSiv {
 
     /// A key object on a given engine.
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
-        if key.len() != 16 && key.len() != 32 {
+        if ![16, 24, 32].contains(&key.len()) {
             return Err(Error::InvalidKeyLength {
                 got: key.len(),
-                expected: "16 or 32",
+                expected: "16, 24 or 32",
             });
         }
         Ok(AesGcmSiv {

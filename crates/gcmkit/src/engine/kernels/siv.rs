@@ -52,7 +52,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // DeriveKey (RFC 8452 sec. 4, defined in `kdf::rfc8452`): all six blocks as independent
-        // chains (blocks 4 and 5 unused for AES-128; in parallel they cost no latency).
+        // chains (AES-128 uses 4, AES-192 5; in parallel the rest cost no latency).
         let mut blocks = rfc8452::derive_key_inputs(nonce);
         let mut d = [B::<V>::zero(); 6];
         for (x, b) in d.iter_mut().zip(blocks.iter()) {
@@ -69,7 +69,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         crate::engine::wipe::wipe(&mut blocks);
         let h = B::<V>::from_u128(u128::from_le_bytes(auth));
         crate::engine::wipe::wipe(core::slice::from_mut(&mut auth));
-        let enc_len = if kgk.rounds() == 14 { 32 } else { 16 };
+        let enc_len = rfc8452::enc_key_len(kgk);
         let mut rk = RoundKeys::empty();
         let expanded = V::expand_key_into(&enc[..enc_len], &mut rk);
         crate::engine::wipe::wipe(&mut enc);
