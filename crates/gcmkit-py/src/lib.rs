@@ -7,7 +7,7 @@
 
 use gcmkit::fs::{Output, Overwrite};
 use gcmkit::{AesGcm, AesGcmSiv, DndkGcm, Engine, Error, GcmSiv2015, Gmac, XAes256Gcm};
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyBufferError, PyException, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PySlice, PyType};
@@ -50,15 +50,59 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// A bytes-like argument as a byte slice.
+/// A bytes-like argument, accepted exactly as pyca/cryptography accepts it: an object with
+/// the buffer protocol whose items are bytes (format `B` or `c`: `bytes`, `bytearray`,
+/// `memoryview`, `array('B')`, `mmap`), C-contiguous; anything else (int, str, list,
+/// generator, `array('I')`) is a `TypeError` and a strided view a `BufferError`, with
+/// pyca's messages. `bytes` is read in place; other buffers are copied once (the buffer
+/// protocol is not in the stable ABI before CPython 3.11, and this wheel supports 3.9+).
+/// `what` names the argument in messages ("argument 'data': ..."); empty for none (pyca's
+/// `AESGCM` reports its key without a name, `AESGCMSIV` with one).
 fn bytes_like<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Cow::Borrowed(b.as_bytes()));
     }
-    let b = obj.py().get_type::<PyBytes>().call1((obj,)).map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a bytes-like object"))
-    })?;
+    let view = byte_view(obj, what)?;
+    let b = view.call_method0("tobytes")?;
     Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
+}
+
+/// `memoryview(obj)` after pyca's checks (see [`bytes_like`]).
+fn byte_view<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let prefix = if what.is_empty() {
+        String::new()
+    } else {
+        format!("argument '{what}': ")
+    };
+    let cannot = || {
+        let ty = obj
+            .get_type()
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_default();
+        let hint = if obj.is_instance_of::<pyo3::types::PyString>() {
+            "\nDid you mean to pass a bytestring instead?"
+        } else {
+            ""
+        };
+        PyTypeError::new_err(format!(
+            "{prefix}Cannot convert \"{ty}\" instance to a buffer.{hint}"
+        ))
+    };
+    let view = py
+        .import("builtins")?
+        .getattr("memoryview")?
+        .call1((obj,))
+        .map_err(|_| cannot())?;
+    let format: String = view.getattr("format")?.extract()?;
+    if format != "B" && format != "c" {
+        return Err(cannot());
+    }
+    if !view.getattr("c_contiguous")?.extract::<bool>()? {
+        return Err(PyBufferError::new_err("Buffer is not contiguous."));
+    }
+    Ok(view)
 }
 
 fn opt_bytes<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Cow<'a, [u8]>> {
@@ -67,6 +111,96 @@ fn opt_bytes<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Cow<
         Some(o) if o.is_none() => Ok(Cow::Borrowed(&[])),
         Some(o) => bytes_like(o, what),
     }
+}
+
+/// A checked bytes-like argument whose bytes are copied only when needed (so length
+/// limits are checked before a huge buffer is copied, in pyca's order).
+enum Buf<'a, 'py> {
+    Bytes(&'a [u8]),
+    View(Bound<'py, PyAny>, usize),
+}
+
+impl<'a, 'py> Buf<'a, 'py> {
+    fn new(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            return Ok(Buf::Bytes(b.as_bytes()));
+        }
+        let view = byte_view(obj, what)?;
+        let n = view.getattr("nbytes")?.extract()?;
+        Ok(Buf::View(view, n))
+    }
+
+    fn optional(obj: Option<&'a Bound<'py, PyAny>>, what: &str) -> PyResult<Self> {
+        match obj {
+            Some(o) if !o.is_none() => Self::new(o, what),
+            _ => Ok(Buf::Bytes(&[])),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Buf::Bytes(b) => b.len(),
+            Buf::View(_, n) => *n,
+        }
+    }
+
+    fn get(&self) -> PyResult<Cow<'_, [u8]>> {
+        match self {
+            Buf::Bytes(b) => Ok(Cow::Borrowed(b)),
+            Buf::View(v, _) => {
+                let b = v.call_method0("tobytes")?;
+                Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
+            }
+        }
+    }
+}
+
+/// pyca/cryptography's rules for one class: its nonce check (message included). gcmkit's
+/// own classes have none (the core's errors speak for themselves).
+struct PycaRules {
+    nonce_ok: fn(usize) -> bool,
+    nonce_msg: &'static str,
+}
+
+const AESGCM_RULES: PycaRules = PycaRules {
+    nonce_ok: |n| (8..=128).contains(&n),
+    nonce_msg: "Nonce must be between 8 and 128 bytes",
+};
+const AESGCMSIV_RULES: PycaRules = PycaRules {
+    nonce_ok: |n| n == 12,
+    nonce_msg: "Nonce must be 12 bytes long",
+};
+
+/// pyca's limit on data and associated data (they are passed to OpenSSL as C ints).
+const PYCA_MAX: usize = (1 << 31) - 1;
+
+fn check_pyca_lengths(rules: Option<&PycaRules>, data: usize, aad: usize) -> PyResult<()> {
+    if rules.is_some() && (data > PYCA_MAX || aad > PYCA_MAX) {
+        return Err(PyOverflowError::new_err(
+            "Data or associated data too long. Max 2**31 - 1 bytes",
+        ));
+    }
+    Ok(())
+}
+
+fn check_pyca_nonce(rules: Option<&PycaRules>, nonce: usize) -> PyResult<()> {
+    match rules {
+        Some(r) if !(r.nonce_ok)(nonce) => Err(PyValueError::new_err(r.nonce_msg)),
+        _ => Ok(()),
+    }
+}
+
+/// A writable buffer argument (`buf` of `encrypt_into`/`decrypt_into`), checked as pyca
+/// checks it, as a memoryview and its length.
+fn writable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, usize)> {
+    let view = byte_view(obj, "buf")?;
+    if view.getattr("readonly")?.extract::<bool>()? {
+        return Err(PyTypeError::new_err(
+            "argument 'buf': Buffer is not writable.",
+        ));
+    }
+    let n = view.getattr("nbytes")?.extract()?;
+    Ok((view.call_method1("cast", ("B",))?, n))
 }
 
 /// Runs `f` with the GIL released when the input is large.
@@ -78,26 +212,17 @@ fn maybe_detach<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Sen
     }
 }
 
-/// Writes `data` into a writable bytes-like `out` of exactly that length.
-fn write_out(out: &Bound<'_, PyAny>, data: &Bound<'_, PyBytes>) -> PyResult<usize> {
-    let n = out.len()?;
-    let need = data.as_bytes().len();
-    if n != need {
-        return Err(PyValueError::new_err(format!(
-            "out has {n} bytes, {need} needed"
-        )));
-    }
-    out.set_item(PySlice::new(out.py(), 0, n as isize, 1), data)?;
-    Ok(n)
-}
-
 fn random_key(py: Python<'_>, bits: usize, allowed: &[usize]) -> PyResult<Py<PyBytes>> {
     if !allowed.contains(&bits) {
         let list: Vec<String> = allowed.iter().map(|b| b.to_string()).collect();
-        return Err(PyValueError::new_err(format!(
-            "bit_length must be one of {}",
-            list.join(", ")
-        )));
+        let msg = match list.len() {
+            3 => format!(
+                "bit_length must be {}, {}, or {}",
+                list[0], list[1], list[2]
+            ),
+            _ => format!("bit_length must be {}", list.join(" or ")),
+        };
+        return Err(PyValueError::new_err(msg));
     }
     let mut k = vec![0u8; bits / 8];
     getrandom::fill(&mut k)
@@ -109,18 +234,67 @@ fn random_key(py: Python<'_>, bits: usize, allowed: &[usize]) -> PyResult<Py<PyB
 /// (AES-GCM's `encrypt_into`/`decrypt_into` run its one-pass out-of-place kernels).
 type Aead = dyn gcmkit::AeadMode + Sync;
 
-fn encrypt(
+/// The arguments of one AEAD call, extracted in pyca's order (nonce, data, associated
+/// data: a wrong type is reported for the first wrong argument).
+struct Args<'a, 'py> {
+    nonce: Buf<'a, 'py>,
+    data: Buf<'a, 'py>,
+    aad: Buf<'a, 'py>,
+}
+
+impl<'a, 'py> Args<'a, 'py> {
+    fn new(
+        nonce: &'a Bound<'py, PyAny>,
+        data: &'a Bound<'py, PyAny>,
+        aad: Option<&'a Bound<'py, PyAny>>,
+    ) -> PyResult<Self> {
+        Ok(Args {
+            nonce: Buf::new(nonce, "nonce")?,
+            data: Buf::new(data, "data")?,
+            aad: Buf::optional(aad, "associated_data")?,
+        })
+    }
+}
+
+/// Encryption checks in pyca's order: argument types, then lengths (OverflowError), then
+/// the nonce; returns the checked arguments' bytes.
+#[allow(clippy::type_complexity)]
+fn encrypt_checks<'b>(
+    rules: Option<&PycaRules>,
+    a: &'b Args<'_, '_>,
+) -> PyResult<(Cow<'b, [u8]>, Cow<'b, [u8]>, Cow<'b, [u8]>)> {
+    check_pyca_lengths(rules, a.data.len(), a.aad.len())?;
+    check_pyca_nonce(rules, a.nonce.len())?;
+    Ok((a.nonce.get()?, a.data.get()?, a.aad.get()?))
+}
+
+/// Decryption checks in pyca's order: argument types, the nonce, then a ciphertext
+/// shorter than the tag is `InvalidTag` (pyca's answer; gcmkit's own classes say why).
+fn decrypt_checks(
     py: Python<'_>,
+    rules: Option<&PycaRules>,
     c: &Aead,
-    nonce: &Bound<'_, PyAny>,
-    data: &Bound<'_, PyAny>,
-    aad: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyBytes>> {
-    let (nonce, data, aad) = (
-        bytes_like(nonce, "nonce")?,
-        bytes_like(data, "data")?,
-        opt_bytes(aad, "associated_data")?,
-    );
+    a: &Args,
+) -> PyResult<usize> {
+    check_pyca_nonce(rules, a.nonce.len())?;
+    let len = a.data.len();
+    len.checked_sub(c.tag_len()).ok_or_else(|| {
+        if rules.is_some() {
+            to_py(py, Error::AuthenticationFailed)
+        } else {
+            to_py(
+                py,
+                Error::CiphertextTooShort {
+                    len,
+                    min: c.tag_len(),
+                },
+            )
+        }
+    })
+}
+
+fn encrypt(py: Python<'_>, c: &Aead, rules: Option<&PycaRules>, a: Args) -> PyResult<Py<PyBytes>> {
+    let (nonce, data, aad) = encrypt_checks(rules, &a)?;
     let n = data.len();
     let mut res = Ok(());
     // Written straight into the new bytes object (no intermediate buffer); the object is
@@ -133,27 +307,9 @@ fn encrypt(
     Ok(out.unbind())
 }
 
-fn decrypt(
-    py: Python<'_>,
-    c: &Aead,
-    nonce: &Bound<'_, PyAny>,
-    data: &Bound<'_, PyAny>,
-    aad: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyBytes>> {
-    let (nonce, data, aad) = (
-        bytes_like(nonce, "nonce")?,
-        bytes_like(data, "data")?,
-        opt_bytes(aad, "associated_data")?,
-    );
-    let n = data.len().checked_sub(c.tag_len()).ok_or_else(|| {
-        to_py(
-            py,
-            Error::CiphertextTooShort {
-                len: data.len(),
-                min: c.tag_len(),
-            },
-        )
-    })?;
+fn decrypt(py: Python<'_>, c: &Aead, rules: Option<&PycaRules>, a: Args) -> PyResult<Py<PyBytes>> {
+    let n = decrypt_checks(py, rules, c, &a)?;
+    let (nonce, data, aad) = (a.nonce.get()?, a.data.get()?, a.aad.get()?);
     let mut res = Ok(());
     // On failure the core zeroes `buf`, and the half-built object is dropped.
     let out = PyBytes::new_with(py, n, |buf| {
@@ -164,43 +320,68 @@ fn decrypt(
     Ok(out.unbind())
 }
 
+/// `buf` must hold exactly `need` bytes (pyca's message).
+fn check_size(have: usize, need: usize) -> PyResult<()> {
+    if have == need {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "buffer must be {need} bytes"
+        )))
+    }
+}
+
 // The `_into` forms build the result as one bytes object (written by the kernel in one
-// pass, as `encrypt` does) and copy it into `out` with one slice assignment. Writing into
-// `out` directly would need the buffer protocol, which the Python 3.9 stable ABI this
-// wheel targets does not have, or raw FFI writes (unsafe code outside the engine
-// modules, which the project's standards rule out). On a failed decryption `out` is not
-// touched.
+// pass, as `encrypt` does) and copy it into `buf` through a memoryview. Writing into
+// `buf` directly would need the buffer protocol, which the Python 3.9 stable ABI this
+// wheel targets does not have. On a failed decryption `buf` is not touched (pyca leaves
+// the unverified plaintext there; untouched is the safer reading of its contract).
 fn encrypt_into(
     py: Python<'_>,
     c: &Aead,
-    nonce: &Bound<'_, PyAny>,
-    data: &Bound<'_, PyAny>,
-    aad: Option<&Bound<'_, PyAny>>,
-    out: &Bound<'_, PyAny>,
+    rules: Option<&PycaRules>,
+    a: Args,
+    buf: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
-    let ct = encrypt(py, c, nonce, data, aad)?;
-    write_out(out, ct.bind(py))
+    let (view, have) = writable(buf)?;
+    check_pyca_lengths(rules, a.data.len(), a.aad.len())?;
+    check_pyca_nonce(rules, a.nonce.len())?;
+    check_size(have, a.data.len() + c.tag_len())?;
+    let ct = encrypt(py, c, rules, a)?;
+    view.set_item(PySlice::full(py), ct.bind(py))?;
+    Ok(have)
 }
 
 fn decrypt_into(
     py: Python<'_>,
     c: &Aead,
-    nonce: &Bound<'_, PyAny>,
-    data: &Bound<'_, PyAny>,
-    aad: Option<&Bound<'_, PyAny>>,
-    out: &Bound<'_, PyAny>,
+    rules: Option<&PycaRules>,
+    a: Args,
+    buf: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
-    let pt = decrypt(py, c, nonce, data, aad)?;
-    write_out(out, pt.bind(py))
+    let (view, have) = writable(buf)?;
+    let n = decrypt_checks(py, rules, c, &a)?;
+    check_size(have, n)?;
+    let pt = decrypt(py, c, rules, a)?;
+    view.set_item(PySlice::full(py), pt.bind(py))?;
+    Ok(have)
 }
 
-/// Generates the four AEAD methods on a pyclass holding `inner`.
+/// Generates the four AEAD methods on a pyclass holding `inner`: with pyca/cryptography's
+/// signatures and rules (`pyca: RULES`: `associated_data` required, pyca's checks and
+/// messages) or gcmkit's own (`associated_data` optional, the core's messages).
 macro_rules! aead_methods {
+    ($cls:ident, pyca: $rules:expr) => {
+        aead_methods!(@impl $cls, Some(&$rules), (nonce, data, associated_data));
+    };
     ($cls:ident) => {
+        aead_methods!(@impl $cls, None, (nonce, data, associated_data = None));
+    };
+    (@impl $cls:ident, $r:expr, $sig:tt) => {
         #[pymethods]
         impl $cls {
             /// Encrypts `data`; returns ciphertext || tag.
-            #[pyo3(signature = (nonce, data, associated_data=None))]
+            #[pyo3(signature = $sig)]
             fn encrypt(
                 &self,
                 py: Python<'_>,
@@ -208,11 +389,12 @@ macro_rules! aead_methods {
                 data: &Bound<'_, PyAny>,
                 associated_data: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Py<PyBytes>> {
-                encrypt(py, &self.inner, nonce, data, associated_data)
+                let rules: Option<&PycaRules> = $r;
+                encrypt(py, &self.inner, rules, Args::new(nonce, data, associated_data)?)
             }
 
             /// Decrypts ciphertext || tag; raises InvalidTag if it does not verify.
-            #[pyo3(signature = (nonce, data, associated_data=None))]
+            #[pyo3(signature = $sig)]
             fn decrypt(
                 &self,
                 py: Python<'_>,
@@ -220,40 +402,75 @@ macro_rules! aead_methods {
                 data: &Bound<'_, PyAny>,
                 associated_data: Option<&Bound<'_, PyAny>>,
             ) -> PyResult<Py<PyBytes>> {
-                decrypt(py, &self.inner, nonce, data, associated_data)
+                let rules: Option<&PycaRules> = $r;
+                decrypt(py, &self.inner, rules, Args::new(nonce, data, associated_data)?)
             }
 
-            /// Encrypts into a writable buffer of len(data) + tag length; returns the count.
-            #[pyo3(signature = (nonce, data, associated_data, out))]
+            /// Encrypts into the writable buffer `buf` of len(data) + tag length; returns
+            /// the count.
+            #[pyo3(signature = (nonce, data, associated_data, buf))]
             fn encrypt_into(
                 &self,
                 py: Python<'_>,
                 nonce: &Bound<'_, PyAny>,
                 data: &Bound<'_, PyAny>,
                 associated_data: Option<&Bound<'_, PyAny>>,
-                out: &Bound<'_, PyAny>,
+                buf: &Bound<'_, PyAny>,
             ) -> PyResult<usize> {
-                encrypt_into(py, &self.inner, nonce, data, associated_data, out)
+                let rules: Option<&PycaRules> = $r;
+                let a = Args::new(nonce, data, associated_data)?;
+                encrypt_into(py, &self.inner, rules, a, buf)
             }
 
-            /// Decrypts into a writable buffer of len(data) - tag length; returns the count.
-            #[pyo3(signature = (nonce, data, associated_data, out))]
+            /// Decrypts into the writable buffer `buf` of len(data) - tag length; returns
+            /// the count. `buf` is untouched if the tag does not verify.
+            #[pyo3(signature = (nonce, data, associated_data, buf))]
             fn decrypt_into(
                 &self,
                 py: Python<'_>,
                 nonce: &Bound<'_, PyAny>,
                 data: &Bound<'_, PyAny>,
                 associated_data: Option<&Bound<'_, PyAny>>,
-                out: &Bound<'_, PyAny>,
+                buf: &Bound<'_, PyAny>,
             ) -> PyResult<usize> {
-                decrypt_into(py, &self.inner, nonce, data, associated_data, out)
+                let rules: Option<&PycaRules> = $r;
+                let a = Args::new(nonce, data, associated_data)?;
+                decrypt_into(py, &self.inner, rules, a, buf)
             }
         }
     };
 }
 
-/// AES-GCM: pyca/cryptography's AESGCM, plus every IV length from 1 byte and the tag
-/// lengths 16, 15, 14, 13, 12, 8 and 4.
+/// The key of a pyca-named class: bytes-like (pyca's type rules), 16, 24 or 32 bytes, or
+/// `ValueError(msg)`.
+fn pyca_key<'a>(
+    key: &'a Bound<'_, PyAny>,
+    what: &str,
+    msg: &'static str,
+) -> PyResult<Cow<'a, [u8]>> {
+    let k = bytes_like(key, what)?;
+    if [16, 24, 32].contains(&k.len()) {
+        Ok(k)
+    } else {
+        Err(PyValueError::new_err(msg))
+    }
+}
+
+/// `bit_length` as pyca converts it: an int (a `TypeError` names the argument; a negative
+/// or huge int is pyca's `OverflowError`).
+fn pyca_bits(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    obj.extract::<usize>().map_err(|e| {
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            PyTypeError::new_err(format!("argument 'bit_length': {}", e.value(obj.py())))
+        } else {
+            e
+        }
+    })
+}
+
+/// AES-GCM exactly as pyca/cryptography's `AESGCM` (nonces of 8 to 128 bytes, 16-byte
+/// tags, its exceptions and messages). gcmkit's extensions (any IV length, truncated tags)
+/// are in `AesGcm`.
 #[pyclass(frozen, module = "gcmkit")]
 struct AESGCM {
     inner: AesGcm,
@@ -262,13 +479,40 @@ struct AESGCM {
 #[pymethods]
 impl AESGCM {
     #[new]
+    fn new(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = pyca_key(key, "", "AESGCM key must be 128, 192, or 256 bits.")?;
+        Ok(AESGCM {
+            inner: AesGcm::new(&k).map_err(|e| to_py(py, e))?,
+        })
+    }
+
+    /// A random key of 128, 192 or 256 bits.
+    #[staticmethod]
+    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        random_key(py, pyca_bits(bit_length)?, &[128, 192, 256])
+    }
+}
+aead_methods!(AESGCM, pyca: AESGCM_RULES);
+
+/// AES-GCM with gcmkit's extensions, kept out of the pyca-named `AESGCM` so that one stays
+/// exact: IVs of any length from 1 byte (12 is the fast path; other lengths are hashed
+/// into the first counter, as SP 800-38D allows) and tags of 16, 15, 14, 13, 12, 8 or 4
+/// bytes (`tag_length`; SP 800-38D Appendix C limits how much a short tag may protect).
+#[pyclass(frozen, module = "gcmkit", name = "AesGcm")]
+struct AesGcmExt {
+    inner: AesGcm,
+}
+
+#[pymethods]
+impl AesGcmExt {
+    #[new]
     #[pyo3(signature = (key, tag_length=16))]
     fn new(py: Python<'_>, key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
         let k = bytes_like(key, "key")?;
         let inner = AesGcm::new(&k)
             .and_then(|c| c.with_tag_len(tag_length))
             .map_err(|e| to_py(py, e))?;
-        Ok(AESGCM { inner })
+        Ok(AesGcmExt { inner })
     }
 
     /// A random key of 128, 192 or 256 bits.
@@ -277,9 +521,10 @@ impl AESGCM {
         random_key(py, bit_length, &[128, 192, 256])
     }
 }
-aead_methods!(AESGCM);
+aead_methods!(AesGcmExt);
 
-/// AES-GCM-SIV (RFC 8452): pyca/cryptography's AESGCMSIV.
+/// AES-GCM-SIV (RFC 8452; AES-192 as OpenSSL defines it) exactly as pyca/cryptography's
+/// `AESGCMSIV`.
 #[pyclass(frozen, module = "gcmkit")]
 struct AESGCMSIV {
     inner: AesGcmSiv,
@@ -289,19 +534,19 @@ struct AESGCMSIV {
 impl AESGCMSIV {
     #[new]
     fn new(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = bytes_like(key, "key")?;
+        let k = pyca_key(key, "key", "AES-GCM-SIV key must be 128, 192 or 256 bits.")?;
         Ok(AESGCMSIV {
             inner: AesGcmSiv::new(&k).map_err(|e| to_py(py, e))?,
         })
     }
 
-    /// A random key of 128 or 256 bits.
+    /// A random key of 128, 192 or 256 bits.
     #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Py<PyBytes>> {
-        random_key(py, bit_length, &[128, 256])
+    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        random_key(py, pyca_bits(bit_length)?, &[128, 192, 256])
     }
 }
-aead_methods!(AESGCMSIV);
+aead_methods!(AESGCMSIV, pyca: AESGCMSIV_RULES);
 
 /// XAES-256-GCM (c2sp.org/XAES-256-GCM): a 32-byte key and 24-byte nonces safe to
 /// choose at random (``os.urandom(24)``) for any number of messages.
@@ -349,7 +594,13 @@ impl DNDKGCM {
         let k = bytes_like(key, "key")?;
         let inner = DndkGcm::new(&k)
             .and_then(|c| c.with_nonce_len(nonce_length))
-            .map(|c| if key_commitment { c.with_key_commitment() } else { c })
+            .map(|c| {
+                if key_commitment {
+                    c.with_key_commitment()
+                } else {
+                    c
+                }
+            })
             .map_err(|e| to_py(py, e))?;
         Ok(DNDKGCM { inner })
     }
@@ -699,6 +950,7 @@ fn selftest() -> Vec<(String, String, bool)> {
 fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AESGCM>()?;
     m.add_class::<AESGCMSIV>()?;
+    m.add_class::<AesGcmExt>()?;
     m.add_class::<GCMSIV2015>()?;
     m.add_class::<XAES256GCM>()?;
     m.add_class::<DNDKGCM>()?;

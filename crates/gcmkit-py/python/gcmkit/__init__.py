@@ -7,7 +7,9 @@ Drop-in for pyca/cryptography's AEADs::
     key = AESGCM.generate_key(bit_length=128)
     ct = AESGCM(key).encrypt(nonce, data, associated_data)
 
-plus every IV length and the SP 800-38D tag lengths (``AESGCM(key, tag_length=12)``),
+``AESGCM`` and ``AESGCMSIV`` behave exactly as pyca's (types, exceptions, messages).
+gcmkit's extensions live under their own names: ``AesGcm(key, tag_length=12)`` takes
+every IV length and the SP 800-38D tag lengths,
 ``GMAC``, ``GCMSIV2015``, ``XAES256GCM`` and ``DNDKGCM`` (24-byte random nonces;
 DNDK-GCM optionally key-committing) and Cobblestone streams (``gcmkit.chunked``). ``InvalidTag``
 subclasses ``cryptography.exceptions.InvalidTag`` when that package is installed.
@@ -16,6 +18,7 @@ subclasses ``cryptography.exceptions.InvalidTag`` when that package is installed
 from gcmkit._gcmkit import (  # noqa: F401
     AESGCM,
     AESGCMSIV,
+    AesGcm,
     DNDKGCM,
     GCMSIV2015,
     GMAC,
@@ -27,4 +30,4 @@ from gcmkit._gcmkit import (  # noqa: F401
 )
 from gcmkit import chunked  # noqa: F401
 
-__all__ = ["AESGCM", "AESGCMSIV", "DNDKGCM", "GCMSIV2015", "XAES256GCM", "GMAC", "InvalidTag", "__version__", "engine", "selftest", "chunked"]
+__all__ = ["AESGCM", "AESGCMSIV", "AesGcm", "DNDKGCM", "GCMSIV2015", "XAES256GCM", "GMAC", "InvalidTag", "__version__", "engine", "selftest", "chunked"]
