@@ -698,9 +698,25 @@ impl GMAC {
     }
 }
 
+/// An OS error as Python's `OSError(errno, strerror)` (so it becomes the right subclass,
+/// `FileNotFoundError` and so on, and carries `errno`; the Python layer adds the file name).
+fn os_err(e: &std::io::Error) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => Python::attach(|py| {
+            let msg = py
+                .import("os")
+                .and_then(|os| os.call_method1("strerror", (code,)))
+                .and_then(|m| m.extract::<String>())
+                .unwrap_or_else(|_| e.to_string());
+            pyo3::exceptions::PyOSError::new_err((code, msg))
+        }),
+        None => PyErr::from(std::io::Error::new(e.kind(), e.to_string())),
+    }
+}
+
 fn chunk_err(e: Error) -> PyErr {
     match e {
-        Error::Io(e) => PyErr::from(std::io::Error::new(e.kind(), e.to_string())),
+        Error::Io(e) => os_err(e.get_ref()),
         Error::InvalidKeyLength { .. } | Error::EngineUnavailable(_) => {
             PyValueError::new_err(e.to_string())
         }
@@ -761,15 +777,13 @@ fn chunked_decrypt(
 fn encrypt_file(
     py: Python<'_>,
     key: &Bound<'_, PyAny>,
-    src: String,
-    dst: String,
+    src: std::path::PathBuf,
+    dst: std::path::PathBuf,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| {
-        gcmkit::chunked::encrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace)
-    })
-    .map_err(chunk_err)
+    py.detach(|| gcmkit::chunked::encrypt_file(&k, &c, &src, &dst, Overwrite::Replace))
+        .map_err(chunk_err)
 }
 
 /// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
@@ -778,65 +792,120 @@ fn encrypt_file(
 fn decrypt_file(
     py: Python<'_>,
     key: &Bound<'_, PyAny>,
-    src: String,
-    dst: String,
+    src: std::path::PathBuf,
+    dst: std::path::PathBuf,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| {
-        gcmkit::chunked::decrypt_file(&k, &c, src.as_ref(), dst.as_ref(), Overwrite::Replace)
-    })
-    .map_err(chunk_err)
+    py.detach(|| gcmkit::chunked::decrypt_file(&k, &c, &src, &dst, Overwrite::Replace))
+        .map_err(chunk_err)
 }
 
-/// A Cobblestone stream being read: only verified plaintext comes out.
-#[pyclass(module = "gcmkit.chunked")]
+/// A Cobblestone file being read (the Rust side of `gcmkit.chunked.ChunkedReader`, an
+/// `io.RawIOBase`): random access over the verified plaintext. Opening authenticates the
+/// header and the length (the final chunk); every read verifies the chunks it touches.
+#[pyclass(module = "gcmkit._gcmkit")]
 struct ChunkedReader {
-    inner: Option<gcmkit::chunked::Decryptor<std::io::BufReader<std::fs::File>>>,
+    inner: Option<gcmkit::chunked::SeekableDecryptor<std::io::BufReader<std::fs::File>>>,
+    /// A failure met after some verified bytes were returned: raised by the next call
+    /// (a read never discards the verified bytes it already has).
+    pending: Option<Error>,
+}
+
+fn read_err(e: std::io::Error) -> PyErr {
+    match e.into_inner().and_then(|i| i.downcast::<Error>().ok()) {
+        Some(ce) => chunk_err(*ce),
+        None => PyValueError::new_err("read failed"),
+    }
+}
+
+fn to_core(e: std::io::Error) -> Error {
+    match e.get_ref().and_then(|i| i.downcast_ref::<Error>()) {
+        Some(ce) => ce.clone(),
+        None => Error::from(e),
+    }
 }
 
 #[pymethods]
 impl ChunkedReader {
-    /// Reads up to `size` bytes (all if negative).
-    #[pyo3(signature = (size=-1))]
-    fn read(&mut self, py: Python<'_>, size: isize) -> PyResult<Py<PyBytes>> {
+    /// Up to `size` verified bytes (fewer only at the end of the stream or before a chunk
+    /// that fails, whose error the next call raises).
+    fn read_some(&mut self, py: Python<'_>, size: usize) -> PyResult<Py<PyBytes>> {
         use std::io::Read;
+        if let Some(e) = self.pending.take() {
+            return Err(chunk_err(e));
+        }
         let d = self
             .inner
             .as_mut()
-            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))?;
-        let mut out = Vec::new();
-        let r = py.detach(|| {
-            if size < 0 {
-                d.read_to_end(&mut out).map(|_| ())
-            } else {
-                d.take(size as u64).read_to_end(&mut out).map(|_| ())
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
+        let mut out = vec![0u8; size];
+        let (n, err) = py.detach(|| {
+            let mut n = 0;
+            while n < size {
+                match d.read(&mut out[n..]) {
+                    Ok(0) => break,
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return (n, Some(e)),
+                }
             }
+            (n, None)
         });
-        r.map_err(
-            |e| match e.into_inner().and_then(|i| i.downcast::<Error>().ok()) {
-                Some(ce) => chunk_err(*ce),
-                None => PyValueError::new_err("read failed"),
-            },
-        )?;
+        out.truncate(n);
+        if let Some(e) = err {
+            if n == 0 {
+                return Err(read_err(e));
+            }
+            self.pending = Some(to_core(e));
+        }
         Ok(PyBytes::new(py, &out).unbind())
+    }
+
+    /// Moves to `offset` relative to `whence` (0 start, 1 current, 2 end); returns the new
+    /// position.
+    fn seek(&mut self, offset: i64, whence: i32) -> PyResult<u64> {
+        use std::io::{Seek, SeekFrom};
+        let d = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
+        let to =
+            match whence {
+                0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
+                    PyValueError::new_err(format!("negative seek position {offset}"))
+                })?),
+                1 => SeekFrom::Current(offset),
+                2 => SeekFrom::End(offset),
+                w => {
+                    return Err(PyValueError::new_err(format!(
+                        "invalid whence ({w}, should be 0, 1 or 2)"
+                    )))
+                }
+            };
+        self.pending = None;
+        d.seek(to).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput => PyValueError::new_err(e.to_string()),
+            _ => read_err(e),
+        })
+    }
+
+    /// The plaintext length (authenticated at open).
+    fn plaintext_len(&self) -> PyResult<u64> {
+        self.inner
+            .as_ref()
+            .map(|d| d.plaintext_len())
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))
     }
 
     fn close(&mut self) {
         self.inner = None;
-    }
-
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    fn __exit__(&mut self, _a: &Bound<'_, PyAny>, _b: &Bound<'_, PyAny>, _c: &Bound<'_, PyAny>) {
-        self.close();
+        self.pending = None;
     }
 }
 
 /// A Cobblestone stream being written: `close()` writes the final chunk.
-#[pyclass(module = "gcmkit.chunked")]
+#[pyclass(module = "gcmkit._gcmkit")]
 struct ChunkedWriter {
     /// Writes into a temporary file (`gcmkit::fs`) that becomes the destination only at
     /// `close()`; dropping it unclosed removes the temporary file.
@@ -872,26 +941,6 @@ impl ChunkedWriter {
     fn abort(&mut self) {
         self.inner = None;
     }
-
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-
-    /// A `with` block left through an exception aborts (a truncated stream must never
-    /// look complete); a normal exit closes.
-    fn __exit__(
-        &mut self,
-        exc_type: &Bound<'_, PyAny>,
-        _b: &Bound<'_, PyAny>,
-        _c: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        if exc_type.is_none() {
-            self.close()
-        } else {
-            self.abort();
-            Ok(())
-        }
-    }
 }
 
 /// Opens a Cobblestone file for streaming: mode "rb" (decrypt) or "wb" (encrypt).
@@ -899,20 +948,34 @@ impl ChunkedWriter {
 #[pyo3(signature = (path, mode, key, context=None))]
 fn chunked_open(
     py: Python<'_>,
-    path: String,
+    path: std::path::PathBuf,
     mode: &str,
     key: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    // The key is checked before any file is opened or created.
+    if k.len() != 16 && k.len() != 32 {
+        return Err(chunk_err(Error::InvalidKeyLength {
+            got: k.len(),
+            expected: "16 or 32",
+        }));
+    }
     match mode {
         "rb" | "r" => {
-            let f = std::io::BufReader::new(std::fs::File::open(&path)?);
-            let d = gcmkit::chunked::Decryptor::new(&k, &c, f).map_err(chunk_err)?;
-            Ok(Py::new(py, ChunkedReader { inner: Some(d) })?.into_any())
+            let f = std::io::BufReader::new(std::fs::File::open(&path).map_err(|e| os_err(&e))?);
+            let d = gcmkit::chunked::SeekableDecryptor::new(&k, &c, f).map_err(chunk_err)?;
+            Ok(Py::new(
+                py,
+                ChunkedReader {
+                    inner: Some(d),
+                    pending: None,
+                },
+            )?
+            .into_any())
         }
         "wb" | "w" => {
-            let out = Output::create(path.as_ref(), Overwrite::Replace)?;
+            let out = Output::create(&path, Overwrite::Replace).map_err(|e| os_err(&e))?;
             let f = std::io::BufWriter::with_capacity(1 << 20, out);
             let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
             Ok(Py::new(py, ChunkedWriter { inner: Some(e) })?.into_any())

@@ -93,3 +93,120 @@ def test_files_streams_and_failures(tmp_path):
         chunked.decrypt(os.urandom(16), enc.read_bytes())
     with pytest.raises(ValueError):
         chunked.encrypt(os.urandom(20), b"x")
+
+
+def test_writer_aborts_on_exception_and_when_collected_unclosed(tmp_path):
+    key, dst = os.urandom(16), tmp_path / "out"
+    dst.write_bytes(b"precious")
+    with pytest.raises(RuntimeError):
+        with chunked.open(dst, "wb", key) as w:
+            w.write(b"partial data")
+            raise RuntimeError("interrupted")
+    assert dst.read_bytes() == b"precious"  # no final chunk, nothing replaced
+    w = chunked.open(dst, "wb", key)
+    w.write(b"never closed")
+    del w
+    import gc
+
+    gc.collect()
+    assert dst.read_bytes() == b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary files left
+
+
+def test_open_checks_the_key_before_touching_any_file(tmp_path):
+    dst = tmp_path / "keep"
+    dst.write_bytes(b"precious")
+    with pytest.raises(ValueError):
+        chunked.open(dst, "wb", b"short key")
+    assert dst.read_bytes() == b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep"]
+
+
+def test_reader_is_a_seekable_buffered_io_object(tmp_path):
+    import io
+    import shutil
+
+    key = os.urandom(32)
+    pt = os.urandom(3 * CHUNK + 1234)
+    path = tmp_path / "s.enc"
+    path.write_bytes(chunked.encrypt(key, pt, b"c"))
+    with chunked.open(path, "rb", key, b"c") as f:
+        assert isinstance(f, io.BufferedReader) and f.readable() and f.seekable()
+        assert f.name == str(path)
+        buf = bytearray(100)
+        assert f.readinto(buf) == 100 and bytes(buf) == pt[:100]
+        assert f.tell() == 100
+        f.seek(CHUNK - 10)
+        assert f.read(30) == pt[CHUNK - 10 : CHUNK + 20]
+        f.seek(-5, io.SEEK_END)
+        assert f.read() == pt[-5:]
+        f.seek(0)
+        out = io.BytesIO()
+        shutil.copyfileobj(f, out, 7777)
+        assert out.getvalue() == pt
+    assert f.closed
+
+
+def test_a_read_reaching_a_bad_chunk_keeps_the_verified_bytes(tmp_path):
+    key = os.urandom(16)
+    pt = os.urandom(3 * CHUNK)
+    ct = bytearray(chunked.encrypt(key, pt))
+    header = len(chunked.encrypt(key, b"")) - 16  # an empty message: header + one tag
+    ct[header + (CHUNK + 16) + 5] ^= 1  # corrupt chunk 1
+    path = tmp_path / "bad.enc"
+    path.write_bytes(ct)
+    f = chunked.open(path, "rb", key)
+    raw = f.raw
+    first = raw.read(2 * CHUNK)
+    assert first == pt[:CHUNK]  # chunk 0 verified: returned, not discarded
+    with pytest.raises(gcmkit.InvalidTag):
+        raw.read(CHUNK)
+
+
+def test_paths_of_every_kind_and_errors_name_the_file(tmp_path):
+    import pathlib
+
+    key = os.urandom(16)
+    for p in (str(tmp_path / "a"), os.fsencode(tmp_path / "b"), pathlib.Path(tmp_path / "c")):
+        with chunked.open(p, "wb", key) as w:
+            w.write(b"x" * 10)
+        with chunked.open(p, "rb", key) as r:
+            assert r.read() == b"x" * 10
+        chunked.decrypt_file(key, p, tmp_path / "plain")
+    missing = tmp_path / "missing.enc"
+    with pytest.raises(FileNotFoundError) as e:
+        chunked.open(missing, "rb", key)
+    assert e.value.filename == str(missing)
+    with pytest.raises(FileNotFoundError) as e:
+        chunked.decrypt_file(key, missing, tmp_path / "out")
+    assert e.value.filename == str(missing)
+
+
+def test_threads_writing_one_destination_never_mix(tmp_path):
+    """Each writer has its own random temporary name; the destination ends up exactly one
+    writer's complete output."""
+    import threading
+
+    key = os.urandom(16)
+    src = [tmp_path / f"src{i}" for i in range(2)]
+    for i, s in enumerate(src):
+        s.write_bytes(bytes([65 + i]) * (5 * CHUNK + 7))
+    dst = tmp_path / "dst"
+    for trial in range(6):
+        errs = []
+
+        def run(s):
+            try:
+                chunked.encrypt_file(key, s, dst)
+            except Exception as e:  # noqa: BLE001
+                errs.append(e)
+
+        ts = [threading.Thread(target=run, args=(s,)) for s in src]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert not errs
+        got = chunked.decrypt(key, dst.read_bytes())
+        assert got in (src[0].read_bytes(), src[1].read_bytes()), f"trial {trial}: mixed output"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dst", "src0", "src1"]

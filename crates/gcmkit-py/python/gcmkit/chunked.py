@@ -2,14 +2,42 @@
 
 A 16-byte key gives Cobblestone-128, a 32-byte key Cobblestone-256. Decryption only
 releases verified data: ``decrypt_file`` writes nothing at ``dst`` unless the whole file
-verified, and a reader from ``open(..., "rb")`` returns a chunk only after it verified.
+verified, and a reader from ``open(..., "rb")`` returns bytes only from chunks that
+verified.
+
+``open`` gives real ``io`` objects: mode ``"rb"`` an ``io.BufferedReader`` over a
+``ChunkedReader`` (``io.RawIOBase``: ``readinto``, ``seek``/``tell`` over the plaintext,
+random access); mode ``"wb"`` a ``ChunkedWriter`` (``io.RawIOBase``) that writes through
+a random, exclusive temporary file and moves it into place only on ``close()``. Leaving
+its ``with`` block through an exception, ``abort()``, or being garbage-collected unclosed
+discards the stream: no final chunk is ever written for a stream that did not finish, and
+the destination is left as it was. Paths may be ``str``, ``bytes`` or ``os.PathLike``; OS
+errors carry the file name.
 """
 
-from gcmkit._gcmkit import ChunkedReader, ChunkedWriter, chunked_decrypt, chunked_encrypt, chunked_open
+import io
+import os
+
+from gcmkit._gcmkit import chunked_decrypt, chunked_encrypt, chunked_open
 from gcmkit._gcmkit import decrypt_file as _decrypt_file
 from gcmkit._gcmkit import encrypt_file as _encrypt_file
 
 __all__ = ["encrypt", "decrypt", "encrypt_file", "decrypt_file", "open", "ChunkedReader", "ChunkedWriter"]
+
+
+def _path(p):
+    """A path as the Rust side takes it (str, bytes and os.PathLike accepted)."""
+    return os.fsdecode(os.fspath(p))
+
+
+def _with_filename(e, *paths):
+    """The same OSError, naming the file(s) it concerns."""
+    if isinstance(e, OSError) and e.filename is None:
+        names = [os.fsdecode(os.fspath(p)) for p in paths]
+        if e.errno is not None:
+            return type(e)(e.errno, e.strerror or str(e), *names[:2])
+        e.filename = names[0]
+    return e
 
 
 def encrypt(key, data, context=b""):
@@ -24,14 +52,116 @@ def decrypt(key, data, context=b""):
 
 def encrypt_file(key, src, dst, context=b""):
     """Encrypts the file ``src`` into ``dst`` (all cores, constant memory)."""
-    return _encrypt_file(key, str(src), str(dst), context)
+    try:
+        return _encrypt_file(key, _path(src), _path(dst), context)
+    except OSError as e:
+        raise _with_filename(e, src, dst) from None
 
 
 def decrypt_file(key, src, dst, context=b""):
     """Decrypts ``src`` into ``dst``; nothing appears at ``dst`` unless all of it verified."""
-    return _decrypt_file(key, str(src), str(dst), context)
+    try:
+        return _decrypt_file(key, _path(src), _path(dst), context)
+    except OSError as e:
+        raise _with_filename(e, src, dst) from None
+
+
+class ChunkedReader(io.RawIOBase):
+    """Random-access reader of a Cobblestone file's verified plaintext."""
+
+    def __init__(self, inner, name):
+        super().__init__()
+        self._inner = inner
+        self.name = name
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def readinto(self, b):
+        self._checkClosed()
+        view = memoryview(b).cast("B")
+        data = self._inner.read_some(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self._checkClosed()
+        return self._inner.seek(offset, whence)
+
+    def tell(self):
+        return self.seek(0, io.SEEK_CUR)
+
+    def plaintext_len(self):
+        """The plaintext length (authenticated when the file was opened)."""
+        return self._inner.plaintext_len()
+
+    def close(self):
+        if not self.closed:
+            self._inner.close()
+        super().close()
+
+
+class ChunkedWriter(io.RawIOBase):
+    """Encrypting writer; the destination appears only when ``close()`` succeeds."""
+
+    def __init__(self, inner, name):
+        super().__init__()
+        self._inner = inner
+        self.name = name
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self._checkClosed()
+        return self._inner.write(b)
+
+    def close(self):
+        """Writes the final chunk and moves the file into place."""
+        if not self.closed:
+            try:
+                self._inner.close()
+            except OSError as e:
+                raise _with_filename(e, self.name) from None
+            finally:
+                super().close()
+
+    def abort(self):
+        """Discards the stream: no final chunk, the temporary file removed."""
+        if not self.closed:
+            self._inner.abort()
+            super().close()
+
+    def __exit__(self, exc_type, exc, tb):
+        # A truncated stream must never look complete: an exception aborts.
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+        return False
+
+    def __del__(self):
+        # Garbage-collected unclosed: abort (io.IOBase's __del__ would close, i.e. commit).
+        try:
+            self.abort()
+        except Exception:  # noqa: BLE001 - nothing may escape a finalizer
+            pass
 
 
 def open(path, mode, key, context=b""):  # noqa: A001 - mirrors builtins.open
-    """A file-like object: mode "rb" decrypts while reading, "wb" encrypts while writing."""
-    return chunked_open(str(path), mode, key, context)
+    """Mode "rb": an io.BufferedReader decrypting (and verifying) while reading, seekable.
+    Mode "wb": a ChunkedWriter encrypting while writing. The key is checked before any
+    file is touched."""
+    if mode not in ("rb", "r", "wb", "w"):
+        raise ValueError(f"mode must be 'rb' or 'wb', not {mode!r}")
+    try:
+        inner = chunked_open(_path(path), mode, key, context)
+    except OSError as e:
+        raise _with_filename(e, path) from None
+    name = os.fspath(path)
+    if mode in ("rb", "r"):
+        return io.BufferedReader(ChunkedReader(inner, name), buffer_size=64 * 1024)
+    return ChunkedWriter(inner, name)
