@@ -116,14 +116,16 @@ fn opt_bytes<'a>(obj: Option<&'a Bound<'_, PyAny>>, what: &str) -> PyResult<Cow<
 /// A checked bytes-like argument whose bytes are copied only when needed (so length
 /// limits are checked before a huge buffer is copied, in pyca's order).
 enum Buf<'a, 'py> {
-    Bytes(&'a [u8]),
+    /// A `bytes` object (or subclass) and its length: the bytes it holds, as pyca counts
+    /// them (a subclass overriding `__len__` does not change it).
+    Bytes(&'a [u8], usize),
     View(Bound<'py, PyAny>, usize),
 }
 
 impl<'a, 'py> Buf<'a, 'py> {
     fn new(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         if let Ok(b) = obj.cast::<PyBytes>() {
-            return Ok(Buf::Bytes(b.as_bytes()));
+            return Ok(Buf::Bytes(b.as_bytes(), b.as_bytes().len()));
         }
         let view = byte_view(obj, what)?;
         let n = view.getattr("nbytes")?.extract()?;
@@ -133,20 +135,19 @@ impl<'a, 'py> Buf<'a, 'py> {
     fn optional(obj: Option<&'a Bound<'py, PyAny>>, what: &str) -> PyResult<Self> {
         match obj {
             Some(o) if !o.is_none() => Self::new(o, what),
-            _ => Ok(Buf::Bytes(&[])),
+            _ => Ok(Buf::Bytes(&[], 0)),
         }
     }
 
     fn len(&self) -> usize {
         match self {
-            Buf::Bytes(b) => b.len(),
-            Buf::View(_, n) => *n,
+            Buf::Bytes(_, n) | Buf::View(_, n) => *n,
         }
     }
 
     fn get(&self) -> PyResult<Cow<'_, [u8]>> {
         match self {
-            Buf::Bytes(b) => Ok(Cow::Borrowed(b)),
+            Buf::Bytes(b, _) => Ok(Cow::Borrowed(b)),
             Buf::View(v, _) => {
                 let b = v.call_method0("tobytes")?;
                 Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
