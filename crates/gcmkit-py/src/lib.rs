@@ -270,7 +270,8 @@ fn encrypt_checks<'b>(
 }
 
 /// Decryption checks in pyca's order: argument types, the nonce, then a ciphertext
-/// shorter than the tag is `InvalidTag` (pyca's answer; gcmkit's own classes say why).
+/// shorter than the tag is `InvalidTag` (pyca's answer; gcmkit's own classes say why);
+/// the AAD's length limit comes after these (and after `decrypt_into`'s buffer size).
 fn decrypt_checks(
     py: Python<'_>,
     rules: Option<&PycaRules>,
@@ -310,6 +311,7 @@ fn encrypt(py: Python<'_>, c: &Aead, rules: Option<&PycaRules>, a: Args) -> PyRe
 
 fn decrypt(py: Python<'_>, c: &Aead, rules: Option<&PycaRules>, a: Args) -> PyResult<Py<PyBytes>> {
     let n = decrypt_checks(py, rules, c, &a)?;
+    check_pyca_lengths(rules, 0, a.aad.len())?;
     let (nonce, data, aad) = (a.nonce.get()?, a.data.get()?, a.aad.get()?);
     let mut res = Ok(());
     // On failure the core zeroes `buf`, and the half-built object is dropped.
@@ -345,9 +347,11 @@ fn encrypt_into(
     buf: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
     let (view, have) = writable(buf)?;
-    check_pyca_lengths(rules, a.data.len(), a.aad.len())?;
+    // pyca's order here: nonce, the data's limit, buffer size, the AAD's limit.
     check_pyca_nonce(rules, a.nonce.len())?;
+    check_pyca_lengths(rules, a.data.len(), 0)?;
     check_size(have, a.data.len() + c.tag_len())?;
+    check_pyca_lengths(rules, 0, a.aad.len())?;
     let ct = encrypt(py, c, rules, a)?;
     view.set_item(PySlice::full(py), ct.bind(py))?;
     Ok(have)

@@ -153,6 +153,16 @@ def _(m):
         out.append(outcome(lambda: c.encrypt(N12, big(), None)))
         out.append(outcome(lambda: c.encrypt(N12, b"", big())))
         out.append(outcome(lambda: c.encrypt(b"1", big(), None)))
+        # Decryption checks the AAD's length too, after the nonce, the ciphertext's length
+        # and decrypt_into's buffer size; encrypt_into checks its buffer before the limits.
+        for nonce in (N12, b"1"):
+            for data in (b"x" * 20, b"x"):
+                out.append(outcome(lambda: c.decrypt(nonce, data, big())))
+                for size in (4, 3):
+                    out.append(outcome(lambda: c.decrypt_into(nonce, data, big(), bytearray(size))))
+            for size in (36, 3):
+                out.append(outcome(lambda: c.encrypt_into(nonce, b"x" * 20, big(), bytearray(size))))
+                out.append(outcome(lambda: c.encrypt_into(nonce, big(), None, bytearray(size))))
     return out
 
 
