@@ -56,25 +56,22 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
 /// generator, `array('I')`) is a `TypeError` and a strided view a `BufferError`, with
 /// pyca's messages. `bytes` is read in place; other buffers are copied once (the buffer
 /// protocol is not in the stable ABI before CPython 3.11, and this wheel supports 3.9+).
-/// `what` names the argument in messages ("argument 'data': ..."); empty for none (pyca's
-/// `AESGCM` reports its key without a name, `AESGCMSIV` with one).
+/// `what` names the argument for gcmkit's own messages (pyca's name none).
 fn bytes_like<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
+    let _ = what;
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Cow::Borrowed(b.as_bytes()));
     }
-    let view = byte_view(obj, what)?;
+    let view = byte_view(obj)?;
     let b = view.call_method0("tobytes")?;
     Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()))
 }
 
-/// `memoryview(obj)` after pyca's checks (see [`bytes_like`]).
-fn byte_view<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+/// `memoryview(obj)` after pyca's checks (see [`bytes_like`]). pyca 50's messages name no
+/// argument (48's prefixed "argument 'x': "; gcmkit follows the newest, which `make test`
+/// installs as its oracle).
+fn byte_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = obj.py();
-    let prefix = if what.is_empty() {
-        String::new()
-    } else {
-        format!("argument '{what}': ")
-    };
     let cannot = || {
         let ty = obj
             .get_type()
@@ -87,7 +84,7 @@ fn byte_view<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, Py
             ""
         };
         PyTypeError::new_err(format!(
-            "{prefix}Cannot convert \"{ty}\" instance to a buffer.{hint}"
+            "Cannot convert \"{ty}\" instance to a buffer.{hint}"
         ))
     };
     let view = py
@@ -127,7 +124,8 @@ impl<'a, 'py> Buf<'a, 'py> {
         if let Ok(b) = obj.cast::<PyBytes>() {
             return Ok(Buf::Bytes(b.as_bytes(), b.as_bytes().len()));
         }
-        let view = byte_view(obj, what)?;
+        let _ = what;
+        let view = byte_view(obj)?;
         let n = view.getattr("nbytes")?.extract()?;
         Ok(Buf::View(view, n))
     }
@@ -194,11 +192,9 @@ fn check_pyca_nonce(rules: Option<&PycaRules>, nonce: usize) -> PyResult<()> {
 /// A writable buffer argument (`buf` of `encrypt_into`/`decrypt_into`), checked as pyca
 /// checks it, as a memoryview and its length.
 fn writable<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, usize)> {
-    let view = byte_view(obj, "buf")?;
+    let view = byte_view(obj)?;
     if view.getattr("readonly")?.extract::<bool>()? {
-        return Err(PyTypeError::new_err(
-            "argument 'buf': Buffer is not writable.",
-        ));
+        return Err(PyTypeError::new_err("Buffer is not writable."));
     }
     let n = view.getattr("nbytes")?.extract()?;
     Ok((view.call_method1("cast", ("B",))?, n))
@@ -461,18 +457,6 @@ fn pyca_key<'a>(
     }
 }
 
-/// `bit_length` as pyca converts it: an int (a `TypeError` names the argument; a negative
-/// or huge int is pyca's `OverflowError`).
-fn pyca_bits(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    obj.extract::<usize>().map_err(|e| {
-        if e.is_instance_of::<PyTypeError>(obj.py()) {
-            PyTypeError::new_err(format!("argument 'bit_length': {}", e.value(obj.py())))
-        } else {
-            e
-        }
-    })
-}
-
 /// AES-GCM exactly as pyca/cryptography's `AESGCM` (nonces of 8 to 128 bytes, 16-byte
 /// tags, its exceptions and messages). gcmkit's extensions (any IV length, truncated tags)
 /// are in `AesGcm`.
@@ -493,8 +477,8 @@ impl AESGCM {
 
     /// A random key of 128, 192 or 256 bits.
     #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        random_key(py, pyca_bits(bit_length)?, &[128, 192, 256])
+    fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Py<PyBytes>> {
+        random_key(py, bit_length, &[128, 192, 256])
     }
 }
 aead_methods!(AESGCM, pyca: AESGCM_RULES);
@@ -547,8 +531,8 @@ impl AESGCMSIV {
 
     /// A random key of 128, 192 or 256 bits.
     #[staticmethod]
-    fn generate_key(py: Python<'_>, bit_length: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        random_key(py, pyca_bits(bit_length)?, &[128, 192, 256])
+    fn generate_key(py: Python<'_>, bit_length: usize) -> PyResult<Py<PyBytes>> {
+        random_key(py, bit_length, &[128, 192, 256])
     }
 }
 aead_methods!(AESGCMSIV, pyca: AESGCMSIV_RULES);
