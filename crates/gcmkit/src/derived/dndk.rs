@@ -112,6 +112,11 @@ impl DndkGcm {
         }
     }
 
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
+        let (dk, kc, iv) = self.derive(nonce)?;
+        Ok(self.tag(self.root.seal(&dk, &iv, aad, data)?, &kc))
+    }
+
     fn open_data(
         &self,
         nonce: &[u8],
@@ -136,8 +141,7 @@ impl AeadMode for DndkGcm {
     }
 
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        let (dk, kc, iv) = self.derive(nonce)?;
-        Ok(self.tag(self.root.seal(&dk, &iv, aad, Data::InPlace(buf))?, &kc))
+        self.seal_data(nonce, aad, Data::InPlace(buf))
     }
 
     fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {

@@ -72,22 +72,29 @@ impl XAes256Gcm {
     }
 }
 
+impl XAes256Gcm {
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
+        let (kx, iv) = self.derive(nonce)?;
+        Ok(Tag::truncate(self.root.seal(&kx, &iv, aad, data)?, 16))
+    }
+
+    fn open_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>, tag: &[u8]) -> Result<(), Error> {
+        let (kx, iv) = self.derive(nonce)?;
+        self.root.open(&kx, &iv, aad, data, tag)
+    }
+}
+
 impl AeadMode for XAes256Gcm {
     fn limits(&self) -> Limits {
         super::limits(16)
     }
 
     fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        let (kx, iv) = self.derive(nonce)?;
-        Ok(Tag::truncate(
-            self.root.seal(&kx, &iv, aad, Data::InPlace(buf))?,
-            16,
-        ))
+        self.seal_data(nonce, aad, Data::InPlace(buf))
     }
 
     fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        let (kx, iv) = self.derive(nonce)?;
-        self.root.open(&kx, &iv, aad, Data::InPlace(buf), tag)
+        self.open_data(nonce, aad, Data::InPlace(buf), tag)
     }
 
     fn seal_copy(
@@ -97,11 +104,7 @@ impl AeadMode for XAes256Gcm {
         src: &[u8],
         out: &mut [u8],
     ) -> Result<Tag, Error> {
-        let (kx, iv) = self.derive(nonce)?;
-        Ok(Tag::truncate(
-            self.root.seal(&kx, &iv, aad, Data::Copy(src, out))?,
-            16,
-        ))
+        self.seal_data(nonce, aad, Data::Copy(src, out))
     }
 
     fn open_copy(
@@ -112,7 +115,6 @@ impl AeadMode for XAes256Gcm {
         out: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        let (kx, iv) = self.derive(nonce)?;
-        self.root.open(&kx, &iv, aad, Data::Copy(src, out), tag)
+        self.open_data(nonce, aad, Data::Copy(src, out), tag)
     }
 }

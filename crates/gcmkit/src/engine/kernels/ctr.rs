@@ -185,3 +185,29 @@ unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: I
         }
     }
 }
+
+/// XORs keystream blocks into a short `data` (at most `ks.len()` blocks): whole blocks with
+/// plain loads and stores, the partial last block with a masked (or staged) one, so
+/// nothing past `data` is read or written. The small-message kernels share it.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+/// `data.len() <= 16 * ks.len()`.
+#[inline(always)]
+pub(super) unsafe fn xor_keystream<V: Simd>(data: &mut [u8], ks: &[V::Block]) {
+    // SAFETY: within this function's `# Safety` contract.
+    unsafe {
+        let mut full = data.chunks_exact_mut(16);
+        let mut i = 0;
+        for d in &mut full {
+            V::Block::load(d.as_ptr()).xor(ks[i]).store(d.as_mut_ptr());
+            i += 1;
+        }
+        let tail = full.into_remainder();
+        if !tail.is_empty() {
+            let n = tail.len();
+            let x = V::load_partial(tail.as_ptr(), n).lane0().xor(ks[i]);
+            V::from_lane0(x).store_partial(tail.as_mut_ptr(), n);
+        }
+    }
+}

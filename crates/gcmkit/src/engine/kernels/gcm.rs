@@ -82,18 +82,7 @@ unsafe fn small<V: Simd, const N: usize>(
         if decrypt {
             absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
         }
-        let mut full = data.chunks_exact_mut(16);
-        let mut i = 1;
-        for d in &mut full {
-            V::Block::load(d.as_ptr()).xor(s[i]).store(d.as_mut_ptr());
-            i += 1;
-        }
-        let tail = full.into_remainder();
-        if !tail.is_empty() {
-            let n = tail.len();
-            let x = V::load_partial(tail.as_ptr(), n).lane0().xor(s[i]);
-            V::from_lane0(x).store_partial(tail.as_mut_ptr(), n);
-        }
+        super::ctr::xor_keystream::<V>(data, &s[1..]);
         if !decrypt {
             absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
         }

@@ -239,18 +239,6 @@ unsafe fn keystream_xor<V: Simd>(ck: &super::aes::Keys<B<V>>, first: &[u8; 16], 
             *x = c.take();
         }
         aes_n(ck, &mut s);
-        let mut full = data.chunks_exact_mut(16);
-        let mut i = 0;
-        for d in &mut full {
-            B::<V>::load(d.as_ptr()).xor(s[i]).store(d.as_mut_ptr());
-            i += 1;
-        }
-        // The partial last block only: a masked (or staged) load and store.
-        let tail = full.into_remainder();
-        if !tail.is_empty() {
-            let n = tail.len();
-            let x = V::load_partial(tail.as_ptr(), n).lane0().xor(s[i]);
-            V::from_lane0(x).store_partial(tail.as_mut_ptr(), n);
-        }
+        super::ctr::xor_keystream::<V>(data, &s);
     }
 }
