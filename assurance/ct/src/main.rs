@@ -91,6 +91,23 @@ fn check_engine(e: Engine) {
                 .is_ok());
             secret(&mut buf);
         }
+        // XAES-256-GCM and DNDK-GCM with key commitment: the per-message key derivation,
+        // schedule and powers of H run on the secret root key.
+        let x = gcmkit::XAes256Gcm::with_engine(&key, e).unwrap();
+        let d = gcmkit::DndkGcm::with_engine(&key, e)
+            .unwrap()
+            .with_key_commitment();
+        for c in [&x as &dyn AeadMode, &d] {
+            let n24 = [6u8; 24];
+            let tag = c.encrypt_in_place_detached(&n24, &aad, &mut buf).unwrap();
+            let mut t = tag.as_ref().to_vec();
+            public(&mut buf);
+            public(&mut t);
+            assert!(c
+                .decrypt_in_place_detached(&n24, &aad, &mut buf, &t)
+                .is_ok());
+            secret(&mut buf);
+        }
         // GMAC over secret data.
         let m = Gmac::with_engine(&key[..16], e).unwrap();
         let tag = m.compute(&nonce, &buf).unwrap();
