@@ -29,6 +29,8 @@ pub const BATCH: usize = 64;
 /// ahead (at most one) to tell whether this was the last batch; and its output buffer.
 struct Batch {
     buf: Zeroizing<Vec<u8>>,
+    /// Where the batch's bytes start in `buf`: a page boundary (see [`PAGE`]).
+    start: usize,
     have: usize,
     len: usize,
     last: bool,
@@ -36,6 +38,13 @@ struct Batch {
     k0: u64,
     out: Zeroizing<Vec<u8>>,
 }
+
+/// Batches start on a page boundary. Reads from the page cache copy with `rep movsb`,
+/// which on AMD Zen 3 ran several times slower when the destination sat a few bytes past
+/// the source's page offset (a malloc'd buffer starts 16 bytes into its page): `gcmkit
+/// encrypt` of 1 GiB to /dev/null took 0.46 s of system time and 0.43 s wall before, 0.12 s
+/// and 0.15 s with page-aligned batches (`make bench-cli`, AMD EPYC Zen 3).
+const PAGE: usize = 4096;
 
 /// Reads the next batch of up to `unit * BATCH` bytes into `b`, starting with the bytes the
 /// previous batch read ahead; reads one byte past the batch so it knows if it is the last.
@@ -45,8 +54,9 @@ fn read_batch<R: Read>(
     b: &mut Batch,
     unit: usize,
 ) -> Result<(), Error> {
-    b.buf[..ahead.len()].copy_from_slice(ahead);
-    let have = ahead.len() + read_full(input, &mut b.buf[ahead.len()..])?;
+    let s = b.start;
+    b.buf[s..s + ahead.len()].copy_from_slice(ahead);
+    let have = ahead.len() + read_full(input, &mut b.buf[s + ahead.len()..])?;
     b.have = have;
     b.last = have <= BATCH * unit;
     b.len = if b.last { have } else { BATCH * unit };
@@ -93,7 +103,8 @@ fn pipeline<R: Read, W: Write>(
     let out_cap = BATCH * stage.unit_out + TAG;
     let mut free: Vec<Batch> = (0..2 * n)
         .map(|_| Batch {
-            buf: Zeroizing::new(vec![0u8; BATCH * unit + 1]),
+            buf: Zeroizing::new(vec![0u8; BATCH * unit + 1 + PAGE]),
+            start: 0,
             have: 0,
             len: 0,
             last: false,
@@ -101,6 +112,11 @@ fn pipeline<R: Read, W: Write>(
             out: Zeroizing::new(vec![0u8; out_cap]),
         })
         .collect();
+    for b in &mut free {
+        b.start = PAGE - (b.buf.as_ptr() as usize % PAGE);
+        let end = b.start + BATCH * unit + 1;
+        b.buf.truncate(end);
+    }
     std::thread::scope(|s| {
         let mut jobs: Vec<Sender<Batch>> = Vec::with_capacity(n);
         let mut results: Vec<Receiver<(Batch, Result<usize, Error>)>> = Vec::with_capacity(n);
@@ -109,7 +125,8 @@ fn pipeline<R: Read, W: Write>(
             let (res_tx, res_rx) = channel();
             s.spawn(move || {
                 for mut b in job_rx {
-                    let r = (stage.work)(b.k0, &mut b.buf[..b.len], b.last, &mut b.out);
+                    let s0 = b.start;
+                    let r = (stage.work)(b.k0, &mut b.buf[s0..s0 + b.len], b.last, &mut b.out);
                     if res_tx.send((b, r)).is_err() {
                         break;
                     }
@@ -128,7 +145,7 @@ fn pipeline<R: Read, W: Write>(
                 let Some(mut b) = free.pop() else { break };
                 read_batch(input, (&ahead.0[..ahead.1], ahead.2), &mut b, unit)?;
                 let extra = b.have - b.len;
-                ahead.0[..extra].copy_from_slice(&b.buf[b.len..b.have]);
+                ahead.0[..extra].copy_from_slice(&b.buf[b.start + b.len..b.start + b.have]);
                 ahead = (ahead.0, extra, b.k0 + (b.len / unit) as u64);
                 eof = b.last;
                 jobs[read_i % n].send(b).map_err(|_| Error::StreamFailed)?;
