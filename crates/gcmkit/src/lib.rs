@@ -54,10 +54,11 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-mod aead_traits;
 pub(crate) mod aes;
 #[cfg(feature = "chunked")]
 pub mod chunked;
+#[cfg(feature = "compat")]
+pub mod compat;
 mod derived;
 pub(crate) mod engine;
 mod error;
@@ -75,7 +76,12 @@ mod siv;
 mod tag;
 
 pub use aead;
-pub use aead_traits::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
+/// RustCrypto `aead` 0.6 types (the `compat` drop-ins, with `aes-gcm`'s and
+/// `aes-gcm-siv`'s failure contracts).
+#[cfg(feature = "compat")]
+pub use compat::aes_gcm::{Aes128Gcm, Aes256Gcm};
+#[cfg(feature = "compat")]
+pub use compat::aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 pub use derived::dndk::DndkGcm;
 pub use derived::xaes::XAes256Gcm;
 #[cfg(feature = "std")]

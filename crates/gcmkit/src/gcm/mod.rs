@@ -259,6 +259,86 @@ impl GcmKey {
     }
 }
 
+/// Decryption with the `aes-gcm` crate's failure contract (for `gcmkit::compat`): the
+/// buffer is left as it was. In place: the stitched one-pass kernel decrypts, and on a tag
+/// mismatch the same keystream is applied again, restoring the ciphertext (a cost only on
+/// failure). From a source into a separate destination: the tag is checked first and the
+/// destination written only if it verified.
+#[cfg(feature = "compat")]
+impl AesGcm {
+    pub(crate) fn open_in_place_restoring(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let k = &self.key;
+        GcmKey::check_lengths(aad.len(), buf.len())?;
+        check_received_tag(tag, self.tag_len)?;
+        let y0 = k.y0(iv)?;
+        let mut data = Data::InPlace(buf);
+        let full = match k.engine.gcm_small(&k.aes, &k.h, &y0, aad, &mut data, true) {
+            Some(t) => t,
+            None => k.engine.gcm_whole(
+                &k.aes,
+                &k.h,
+                GcmKey::counter_kind(iv),
+                &y0,
+                aad,
+                data.reborrow(),
+                true,
+            ),
+        };
+        if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
+            return Ok(());
+        }
+        let kind = GcmKey::counter_kind(iv);
+        k.engine.ctr_xor(&k.aes, kind, kind.add(&y0, 1), data.dst());
+        Err(Error::AuthenticationFailed)
+    }
+
+    pub(crate) fn open_checked_first(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        buffer: aead::inout::InOutBuf<'_, '_, u8>,
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let k = &self.key;
+        let src = buffer.get_in();
+        GcmKey::check_lengths(aad.len(), src.len())?;
+        check_received_tag(tag, self.tag_len)?;
+        let y0 = k.y0(iv)?;
+        let mut acc = 0u128;
+        k.engine.hash_update(&k.h, &mut acc, aad);
+        k.engine.hash_update(&k.h, &mut acc, src);
+        let full = k
+            .engine
+            .gcm_finish(&k.aes, &k.h, &y0, acc, aad.len(), src.len());
+        if !Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
+            return Err(Error::AuthenticationFailed);
+        }
+        let dst = buffer.into_out_with_copied_in();
+        let kind = GcmKey::counter_kind(iv);
+        k.engine.ctr_xor(&k.aes, kind, kind.add(&y0, 1), dst);
+        Ok(())
+    }
+}
+
+/// A received tag must have the key object's tag length.
+#[cfg(feature = "compat")]
+fn check_received_tag(tag: &[u8], len: usize) -> Result<(), Error> {
+    if tag.len() == len {
+        Ok(())
+    } else {
+        Err(Error::InvalidTagLength {
+            got: tag.len(),
+            expected: "the key object's tag length",
+        })
+    }
+}
+
 /// AES-GCM with a 16-, 24- or 32-byte key, any IV length and a chosen tag length.
 ///
 /// ```

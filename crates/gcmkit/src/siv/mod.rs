@@ -165,6 +165,18 @@ impl Siv<'_> {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
+        self.open_with(nonce, aad, buf, tag, false)
+    }
+
+    /// `open`, and on failure `buf` holds the ciphertext again (`restore`) or zeros.
+    pub(crate) fn open_with(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+        restore: bool,
+    ) -> Result<(), Error> {
         LIMITS.check(aad.len(), buf.len())?;
         let tag = full_tag(tag)?;
         let mut acc = 0u128;
@@ -175,6 +187,13 @@ impl Siv<'_> {
         self.engine
             .ctr_and_hash(self.ctr_key, self.hash, ctr, &mut acc, data, Hash::Output);
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
+        if restore && !expected.ct_eq_slice(tag) {
+            // Re-encrypt the unverified plaintext: the ciphertext is back (`aes-gcm-siv`'s
+            // contract, for `gcmkit::compat`).
+            self.engine
+                .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(tag), buf);
+            return Err(Error::AuthenticationFailed);
+        }
         verified(buf, expected.ct_eq_slice(tag))
     }
 }
@@ -307,6 +326,44 @@ impl AesGcmSiv {
             &mut out.auth,
             &mut out.enc,
         )
+    }
+}
+
+#[cfg(feature = "compat")]
+impl AesGcmSiv {
+    /// Decryption with the `aes-gcm-siv` crate's failure contract (for `gcmkit::compat`):
+    /// on failure `buf` holds the ciphertext again. The fused small-message kernel's derived
+    /// key never leaves it, so its input is kept (public ciphertext, at most 1.1 KiB on the
+    /// stack) and put back; the general path re-applies the keystream.
+    pub(crate) fn open_in_place_restoring(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        LIMITS.check(aad.len(), buf.len())?;
+        let nonce = check_nonce(nonce)?;
+        let received = full_tag(tag)?;
+        let blocks = aad.len().div_ceil(16) + buf.len().div_ceil(16) + 1;
+        if blocks <= crate::engine::kernels::SIV_SMALL_BLOCKS {
+            let mut keep = [0u8; 16 * crate::engine::kernels::SIV_SMALL_BLOCKS];
+            let n = buf.len();
+            keep[..n].copy_from_slice(buf);
+            if let Some(expected) =
+                self.engine
+                    .siv_small(&self.kgk, nonce, aad, buf, Some(received))
+            {
+                if Tag::truncate(expected?, TAG_LEN).ct_eq_slice(tag) {
+                    return Ok(());
+                }
+                buf.copy_from_slice(&keep[..n]);
+                return Err(Error::AuthenticationFailed);
+            }
+        }
+        let mut k = DerivedKeys::empty();
+        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
+        plus(self.engine, &k.auth, &k.enc).open_with(nonce, aad, buf, tag, true)
     }
 }
 

@@ -1,0 +1,44 @@
+//! Drop-in replacements for RustCrypto's `aes-gcm` 0.11 and `aes-gcm-siv` 0.12 (the
+//! `aead` 0.6 generation), at `gcmkit::compat::aes_gcm` and `gcmkit::compat::aes_gcm_siv`:
+//! the same public items (types, aliases, constants, trait re-exports) and the same
+//! failed-decryption buffer contract as each crate, running on gcmkit's engines. Users
+//! switch by changing the crate path in their `use` lines (README, "Migrating").
+//!
+//! The `Aes` type parameter takes the `aes` crate's `Aes128`, `Aes192` and `Aes256` (as
+//! users write `AesGcm<aes::Aes128, U12>`); they serve only as names for the key size:
+//! gcmkit's own key schedule and engines do the work.
+//!
+//! gcmkit's own API zeroes the buffer on every failed decryption; these modules instead
+//! keep each crate's contract, because code written for the crates relies on it (trying
+//! a new key, then the old one, on one buffer):
+//! - `aes_gcm`: the buffer is left as it was (in place: the stitched one-pass kernel runs
+//!   and, on a tag mismatch, the keystream is applied again; into a separate output: the
+//!   tag is checked first and the output written only if it verified);
+//! - `aes_gcm_siv`: the buffer holds the ciphertext again.
+
+pub mod aes_gcm;
+pub mod aes_gcm_siv;
+
+/// The `aes` crate's block cipher types that name an AES key size.
+pub trait AesKeySize: aead::KeySizeUser + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for aes::Aes128 {}
+    impl Sealed for aes::Aes192 {}
+    impl Sealed for aes::Aes256 {}
+}
+
+impl AesKeySize for aes::Aes128 {}
+impl AesKeySize for aes::Aes192 {}
+impl AesKeySize for aes::Aes256 {}
+
+/// A key object on the selected engine, or the portable one if `GCMKIT_ENGINE` names an
+/// engine this CPU lacks (`KeyInit::new` cannot fail; the key length is fixed by the type).
+pub(crate) fn new_or_portable<T>(build: impl Fn(crate::Engine) -> Result<T, crate::Error>) -> T {
+    let engine = crate::Engine::selected().unwrap_or(crate::Engine::Portable);
+    match build(engine).or_else(|_| build(crate::Engine::Portable)) {
+        Ok(t) => t,
+        Err(_) => unreachable!("a key of the type's length on the portable engine"),
+    }
+}
