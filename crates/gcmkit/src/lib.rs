@@ -59,6 +59,8 @@ pub(crate) mod aes;
 pub mod chunked;
 #[cfg(feature = "compat")]
 pub mod compat;
+#[cfg(feature = "aead05")]
+pub mod compat05;
 mod derived;
 pub(crate) mod engine;
 mod error;

@@ -1,0 +1,169 @@
+//! `aes-gcm` 0.10 (aead 0.5), on gcmkit: replace `aes_gcm::` by
+//! `gcmkit::compat05::aes_gcm::` in `use` lines. Failed decryption leaves the buffer as it
+//! was, as `aes-gcm` does.
+//!
+//! ```
+//! use gcmkit::compat05::aes_gcm::{
+//!     aead::{Aead, KeyInit},
+//!     Aes256Gcm, Key, Nonce,
+//! };
+//! let key = Key::<Aes256Gcm>::from_slice(&[0x42u8; 32]);
+//! let cipher = Aes256Gcm::new(key);
+//! let nonce = Nonce::from_slice(&[7u8; 12]);
+//! let ct = cipher.encrypt(nonce, b"plaintext message".as_ref()).unwrap();
+//! assert_eq!(cipher.decrypt(nonce, ct.as_ref()).unwrap(), b"plaintext message");
+//! ```
+
+pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySizeUser};
+pub use aes08 as aes;
+
+use super::AesKeySize;
+use crate::compat::new_or_portable;
+use crate::AeadMode;
+use aead05::consts::{U0, U12, U16};
+use aead05::generic_array::{ArrayLength, GenericArray};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// Maximum length of associated data.
+pub const A_MAX: u64 = 1 << 36;
+
+/// Maximum length of plaintext.
+pub const P_MAX: u64 = 1 << 36;
+
+/// Maximum length of ciphertext.
+pub const C_MAX: u64 = (1 << 36) + 16;
+
+/// AES-GCM nonces.
+pub type Nonce<NonceSize> = GenericArray<u8, NonceSize>;
+
+/// AES-GCM tags.
+pub type Tag<TagSize = U16> = GenericArray<u8, TagSize>;
+
+/// Valid tag sizes: `U12` to `U16` (and `U4`, `U8`; SP 800-38D Appendix C limits them).
+pub trait TagSize: private::SealedTagSize {}
+
+impl<T: private::SealedTagSize> TagSize for T {}
+
+mod private {
+    use aead05::consts;
+    use aead05::generic_array::typenum::Unsigned;
+    use aead05::generic_array::ArrayLength;
+
+    pub trait SealedTagSize: ArrayLength<u8> + Unsigned {}
+    impl SealedTagSize for consts::U4 {}
+    impl SealedTagSize for consts::U8 {}
+    impl SealedTagSize for consts::U12 {}
+    impl SealedTagSize for consts::U13 {}
+    impl SealedTagSize for consts::U14 {}
+    impl SealedTagSize for consts::U15 {}
+    impl SealedTagSize for consts::U16 {}
+}
+
+/// AES-GCM with a 128-bit key and 96-bit nonce.
+pub type Aes128Gcm = AesGcm<aes08::Aes128, U12>;
+
+/// AES-GCM with a 256-bit key and 96-bit nonce.
+pub type Aes256Gcm = AesGcm<aes08::Aes256, U12>;
+
+/// The type parameters, held without owning values of them.
+type Params<A, N, T> = fn() -> (A, N, T);
+
+/// AES-GCM, generic over the key size (`aes::Aes128`, `aes::Aes192`, `aes::Aes256` of the
+/// `aes` 0.8 crate), the nonce size and the tag size.
+pub struct AesGcm<Aes, NonceSize, TagSize = U16>
+where
+    TagSize: self::TagSize,
+{
+    inner: crate::AesGcm,
+    types: PhantomData<Params<Aes, NonceSize, TagSize>>,
+}
+
+impl<Aes, NonceSize, TagSize: self::TagSize> Clone for AesGcm<Aes, NonceSize, TagSize> {
+    fn clone(&self) -> Self {
+        AesGcm {
+            inner: self.inner.clone(),
+            types: PhantomData,
+        }
+    }
+}
+
+impl<Aes: AesKeySize, NonceSize, TagSize: self::TagSize> KeySizeUser
+    for AesGcm<Aes, NonceSize, TagSize>
+{
+    type KeySize = Aes::KeySize;
+}
+
+impl<Aes: AesKeySize, NonceSize, TagSize: self::TagSize> KeyInit
+    for AesGcm<Aes, NonceSize, TagSize>
+{
+    fn new(key: &Key<Self>) -> Self {
+        let inner = new_or_portable(|e| {
+            crate::AesGcm::with_engine(key.as_slice(), e)?.with_tag_len(TagSize::USIZE)
+        });
+        AesGcm {
+            inner,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<Aes, NonceSize, TagSize> AeadCore for AesGcm<Aes, NonceSize, TagSize>
+where
+    NonceSize: ArrayLength<u8>,
+    TagSize: self::TagSize,
+{
+    type NonceSize = NonceSize;
+    type TagSize = TagSize;
+    type CiphertextOverhead = U0;
+}
+
+impl<Aes, NonceSize, TagSize> AeadInPlace for AesGcm<Aes, NonceSize, TagSize>
+where
+    Aes: AesKeySize,
+    NonceSize: ArrayLength<u8>,
+    TagSize: self::TagSize,
+{
+    fn encrypt_in_place_detached(
+        &self,
+        nonce: &Nonce<NonceSize>,
+        associated_data: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<TagSize>, Error> {
+        if buffer.len() as u64 > P_MAX || associated_data.len() as u64 > A_MAX {
+            return Err(Error);
+        }
+        let tag = self
+            .inner
+            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buffer)
+            .map_err(|_| Error)?;
+        Ok(Tag::clone_from_slice(tag.as_ref()))
+    }
+
+    fn decrypt_in_place_detached(
+        &self,
+        nonce: &Nonce<NonceSize>,
+        associated_data: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<TagSize>,
+    ) -> Result<(), Error> {
+        if buffer.len() as u64 > C_MAX || associated_data.len() as u64 > A_MAX {
+            return Err(Error);
+        }
+        self.inner
+            .open_in_place_restoring(nonce.as_slice(), associated_data, buffer, tag.as_slice())
+            .map_err(|_| Error)
+    }
+}
+
+impl<Aes, NonceSize, TagSize: self::TagSize> fmt::Debug for AesGcm<Aes, NonceSize, TagSize> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AesGcm").finish_non_exhaustive()
+    }
+}
+
+/// The key material is gcmkit's, which zeroizes itself on drop.
+impl<Aes, NonceSize, TagSize: self::TagSize> zeroize::ZeroizeOnDrop
+    for AesGcm<Aes, NonceSize, TagSize>
+{
+}

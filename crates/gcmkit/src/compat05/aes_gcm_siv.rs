@@ -1,0 +1,116 @@
+//! `aes-gcm-siv` 0.11 (aead 0.5), on gcmkit: replace `aes_gcm_siv::` by
+//! `gcmkit::compat05::aes_gcm_siv::` in `use` lines. Failed decryption leaves the
+//! ciphertext in the buffer, as `aes-gcm-siv` does.
+//!
+//! ```
+//! use gcmkit::compat05::aes_gcm_siv::{
+//!     aead::{Aead, KeyInit},
+//!     Aes256GcmSiv, Key, Nonce,
+//! };
+//! let cipher = Aes256GcmSiv::new(Key::<Aes256GcmSiv>::from_slice(&[1u8; 32]));
+//! let nonce = Nonce::from_slice(&[2u8; 12]);
+//! let ct = cipher.encrypt(nonce, b"plaintext message".as_ref()).unwrap();
+//! assert_eq!(cipher.decrypt(nonce, ct.as_ref()).unwrap(), b"plaintext message");
+//! ```
+
+pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySizeUser};
+pub use aes08 as aes;
+
+use super::AesKeySize;
+use crate::compat::new_or_portable;
+use crate::AeadMode;
+use aead05::consts::{U0, U12, U16};
+use aead05::generic_array::GenericArray;
+use core::fmt;
+use core::marker::PhantomData;
+
+/// Maximum length of associated data.
+pub const A_MAX: u64 = 1 << 36;
+
+/// Maximum length of plaintext.
+pub const P_MAX: u64 = 1 << 36;
+
+/// Maximum length of ciphertext.
+pub const C_MAX: u64 = (1 << 36) + 16;
+
+/// AES-GCM-SIV nonces.
+pub type Nonce = GenericArray<u8, U12>;
+
+/// AES-GCM-SIV tags.
+pub type Tag = GenericArray<u8, U16>;
+
+/// AES-GCM-SIV with a 128-bit key.
+pub type Aes128GcmSiv = AesGcmSiv<aes08::Aes128>;
+
+/// AES-GCM-SIV with a 256-bit key.
+pub type Aes256GcmSiv = AesGcmSiv<aes08::Aes256>;
+
+/// AES-GCM-SIV (RFC 8452), generic over the key size (the `aes` 0.8 crate's types).
+pub struct AesGcmSiv<Aes> {
+    inner: crate::AesGcmSiv,
+    types: PhantomData<fn() -> Aes>,
+}
+
+impl<Aes> Clone for AesGcmSiv<Aes> {
+    fn clone(&self) -> Self {
+        AesGcmSiv {
+            inner: self.inner.clone(),
+            types: PhantomData,
+        }
+    }
+}
+
+impl<Aes: AesKeySize> KeySizeUser for AesGcmSiv<Aes> {
+    type KeySize = Aes::KeySize;
+}
+
+impl<Aes: AesKeySize> KeyInit for AesGcmSiv<Aes> {
+    fn new(key: &Key<Self>) -> Self {
+        AesGcmSiv {
+            inner: new_or_portable(|e| crate::AesGcmSiv::with_engine(key.as_slice(), e)),
+            types: PhantomData,
+        }
+    }
+}
+
+impl<Aes> AeadCore for AesGcmSiv<Aes> {
+    type NonceSize = U12;
+    type TagSize = U16;
+    type CiphertextOverhead = U0;
+}
+
+impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
+    fn encrypt_in_place_detached(
+        &self,
+        nonce: &Nonce,
+        associated_data: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag, Error> {
+        let tag = self
+            .inner
+            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buffer)
+            .map_err(|_| Error)?;
+        Ok(Tag::clone_from_slice(tag.as_ref()))
+    }
+
+    fn decrypt_in_place_detached(
+        &self,
+        nonce: &Nonce,
+        associated_data: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag,
+    ) -> Result<(), Error> {
+        self.inner
+            .open_in_place_restoring(nonce.as_slice(), associated_data, buffer, tag.as_slice())
+            .map_err(|_| Error)
+    }
+}
+
+impl<Aes> fmt::Debug for AesGcmSiv<Aes> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AesGcmSiv").finish_non_exhaustive()
+    }
+}
+
+/// The key material is gcmkit's, which zeroizes itself on drop.
+impl<Aes> zeroize::ZeroizeOnDrop for AesGcmSiv<Aes> {}
