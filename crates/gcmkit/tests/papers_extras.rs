@@ -323,6 +323,21 @@ fn online_decryptor_zeroes_and_truncates_on_tamper_or_drop() {
         dec.update(&ct[..50]).unwrap();
     } // dropped unfinished
     assert!(out2.is_empty());
+    // Leaked with mem::forget mid-stream: the caller's buffer still holds nothing
+    // unverified (the plaintext never left the decryptor).
+    let mut out3 = b"mine".to_vec();
+    let mut dec = gcm.decryptor(&[1; 12], &mut out3).unwrap();
+    dec.aad(b"hdr").unwrap();
+    dec.update(&ct[..100]).unwrap();
+    std::mem::forget(dec);
+    assert_eq!(out3, b"mine");
+    // A verified stream appends after what `out` held.
+    let mut out4 = b"mine".to_vec();
+    let mut dec = gcm.decryptor(&[1; 12], &mut out4).unwrap();
+    dec.aad(b"hdr").unwrap();
+    dec.update(&ct[..100]).unwrap();
+    dec.finish(&ct[100..]).unwrap();
+    assert_eq!(out4, [&b"mine"[..], &[0x77; 100]].concat());
     // AAD after data is refused.
     let mut enc = gcm.encryptor(&[1; 12]).unwrap();
     enc.update(&mut [0u8; 3]).unwrap();

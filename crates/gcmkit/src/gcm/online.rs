@@ -239,14 +239,16 @@ impl GcmEncryptor<'_> {
     }
 }
 
-/// On-line AES-GCM decryption that releases nothing unverified: plaintext is appended to
-/// the borrowed `out`, which nobody can read until `finish`; if the tag fails, or the
-/// decryptor is dropped without `finish`, everything it appended is zeroed and removed.
+/// On-line AES-GCM decryption that releases nothing unverified: the plaintext stays in the
+/// decryptor's own buffer (zeroized on drop) and reaches the caller's `out` only in
+/// `finish`, after the tag verified. So `out` never holds unverified plaintext, whatever
+/// happens to the decryptor: a failed tag, a drop without `finish`, or `mem::forget` (which
+/// leaks the decryptor's buffer, unreachable from safe code, instead of leaving plaintext in
+/// `out`).
 pub struct GcmDecryptor<'k, 'o> {
     st: Stream<'k>,
     out: &'o mut Vec<u8>,
-    start: usize,
-    done: bool,
+    plain: zeroize::Zeroizing<Vec<u8>>,
 }
 
 impl GcmDecryptor<'_, '_> {
@@ -255,15 +257,15 @@ impl GcmDecryptor<'_, '_> {
         self.st.absorb_aad(aad)
     }
 
-    /// Decrypts the next piece of ciphertext into the output.
+    /// Decrypts the next piece of ciphertext (kept inside until `finish`).
     pub fn update(&mut self, ciphertext: &[u8]) -> Result<(), Error> {
-        let at = self.out.len();
-        self.out.extend_from_slice(ciphertext);
-        self.st.process(&mut self.out[at..], true)
+        let at = self.plain.len();
+        self.plain.extend_from_slice(ciphertext);
+        self.st.process(&mut self.plain[at..], true)
     }
 
-    /// Verifies the tag; on success the output holds the plaintext, on failure it is
-    /// zeroed and truncated back to its original length.
+    /// Verifies the tag; on success the plaintext is appended to `out` (moved, not
+    /// copied, when `out` was empty); on failure `out` is as it was.
     pub fn finish(mut self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() != self.st.tag_len {
             return Err(Error::InvalidTagLength {
@@ -272,21 +274,15 @@ impl GcmDecryptor<'_, '_> {
             });
         }
         let t = Tag::truncate(self.st.finish_tag(), self.st.tag_len);
-        if t.ct_eq_slice(tag) {
-            self.done = true;
-            Ok(())
+        if !t.ct_eq_slice(tag) {
+            return Err(Error::AuthenticationFailed);
+        }
+        if self.out.is_empty() {
+            core::mem::swap(self.out, &mut *self.plain);
         } else {
-            Err(Error::AuthenticationFailed)
+            self.out.extend_from_slice(&self.plain);
         }
-    }
-}
-
-impl Drop for GcmDecryptor<'_, '_> {
-    fn drop(&mut self) {
-        if !self.done {
-            self.out[self.start..].fill(0); // caller-visible
-            self.out.truncate(self.start);
-        }
+        Ok(())
     }
 }
 
@@ -337,18 +333,16 @@ impl AesGcm {
         })
     }
 
-    /// Starts on-line decryption whose verified plaintext is appended to `out`.
+    /// Starts on-line decryption whose verified plaintext is appended to `out` by `finish`.
     pub fn decryptor<'o>(
         &self,
         nonce: &[u8],
         out: &'o mut Vec<u8>,
     ) -> Result<GcmDecryptor<'_, 'o>, Error> {
-        let start = out.len();
         Ok(GcmDecryptor {
             st: Stream::new(self, nonce, None)?,
             out,
-            start,
-            done: false,
+            plain: zeroize::Zeroizing::new(Vec::new()),
         })
     }
 
@@ -359,12 +353,10 @@ impl AesGcm {
         prefix: &AadPrefix,
         out: &'o mut Vec<u8>,
     ) -> Result<GcmDecryptor<'_, 'o>, Error> {
-        let start = out.len();
         Ok(GcmDecryptor {
             st: Stream::new(self, nonce, Some(prefix))?,
             out,
-            start,
-            done: false,
+            plain: zeroize::Zeroizing::new(Vec::new()),
         })
     }
 
