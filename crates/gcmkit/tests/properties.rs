@@ -110,6 +110,29 @@ fn every_single_bit_flip_is_rejected_and_zeroes_output() {
         Err(Error::AuthenticationFailed)
     );
     assert!(buf.iter().all(|&b| b == 0), "siv buffer not zeroed");
+    // Every other error path zeroes too: a wrong tag length, an empty or wrong-size nonce.
+    for (name, c) in [("gcm", &gcm as &dyn AeadMode), ("siv", &siv)] {
+        let mut buf = pt.clone();
+        let tag = c.encrypt_in_place_detached(&nonce, &aad, &mut buf).unwrap();
+        let ct = buf.clone();
+        for (n, t) in [
+            (&nonce[..], &tag.as_ref()[..8]),
+            (&[][..], tag.as_ref()),
+            (&nonce[..5], tag.as_ref()),
+        ] {
+            if name == "gcm" && n.len() == 5 {
+                continue; // any non-empty IV is valid GCM: that one fails authentication
+            }
+            let mut b = ct.clone();
+            assert!(c.decrypt_in_place_detached(n, &aad, &mut b, t).is_err());
+            assert!(
+                b.iter().all(|&x| x == 0),
+                "{name}: nonce {} tag {}",
+                n.len(),
+                t.len()
+            );
+        }
+    }
 }
 
 #[test]
