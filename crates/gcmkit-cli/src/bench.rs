@@ -5,69 +5,59 @@
 use crate::outln;
 use gcmkit::hazmat::measure;
 use gcmkit::AeadMode;
-use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac};
+use gcmkit::{AesGcm, AesGcmSiv, DndkGcm, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac, XAes256Gcm};
 
 pub const ALGORITHMS: &[&str] = &[
     "aes-128-gcm",
     "aes-256-gcm",
     "aes-128-gcm-siv",
     "aes-256-gcm-siv",
+    "xaes-256-gcm",
+    "dndk-gcm",
     "gmac",
     "gcm-siv-2015",
     "cobblestone-128",
 ];
 
+/// In-place encryption of `buf` under a fresh nonce of `nonce_len` bytes per call.
+fn seal_loop<C: AeadMode + 'static>(c: C, nonce_len: usize, mut buf: Vec<u8>) -> Box<dyn FnMut()> {
+    let mut n = 0u64;
+    let mut nonce = vec![0u8; nonce_len];
+    Box::new(move || {
+        n += 1;
+        nonce[nonce_len - 8..].copy_from_slice(&n.to_le_bytes());
+        drop(std::hint::black_box(
+            c.encrypt_in_place_detached(&nonce, b"", &mut buf),
+        ))
+    })
+}
+
 /// One call on a `size`-byte message.
 fn op(alg: &str, e: Engine, size: usize) -> Result<Box<dyn FnMut()>, String> {
-    let mut buf = vec![0x5au8; size];
-    let mut n = 0u64;
-    let mut nonce = move || {
-        n += 1;
-        let mut x = [0u8; 12];
-        x[4..].copy_from_slice(&n.to_le_bytes());
-        x
-    };
+    let buf = vec![0x5au8; size];
     let err = |x: gcmkit::Error| x.to_string();
+    let key = |bits: usize| vec![1u8; bits / 8];
     Ok(match alg {
-        "aes-128-gcm" | "aes-256-gcm" => {
-            let c = AesGcm::with_engine(&vec![1u8; if alg == "aes-128-gcm" { 16 } else { 32 }], e)
-                .map_err(err)?;
-            Box::new(move || {
-                drop(std::hint::black_box(c.encrypt_in_place_detached(
-                    &nonce(),
-                    b"",
-                    &mut buf,
-                )))
-            })
-        }
-        "aes-128-gcm-siv" | "aes-256-gcm-siv" => {
-            let c = AesGcmSiv::with_engine(
-                &vec![1u8; if alg == "aes-128-gcm-siv" { 16 } else { 32 }],
-                e,
-            )
-            .map_err(err)?;
-            Box::new(move || {
-                drop(std::hint::black_box(c.encrypt_in_place_detached(
-                    &nonce(),
-                    b"",
-                    &mut buf,
-                )))
-            })
-        }
+        "aes-128-gcm" => seal_loop(AesGcm::with_engine(&key(128), e).map_err(err)?, 12, buf),
+        "aes-256-gcm" => seal_loop(AesGcm::with_engine(&key(256), e).map_err(err)?, 12, buf),
+        "aes-128-gcm-siv" => seal_loop(AesGcmSiv::with_engine(&key(128), e).map_err(err)?, 12, buf),
+        "aes-256-gcm-siv" => seal_loop(AesGcmSiv::with_engine(&key(256), e).map_err(err)?, 12, buf),
+        "xaes-256-gcm" => seal_loop(XAes256Gcm::with_engine(&key(256), e).map_err(err)?, 24, buf),
+        "dndk-gcm" => seal_loop(DndkGcm::with_engine(&key(256), e).map_err(err)?, 24, buf),
+        "gcm-siv-2015" => seal_loop(
+            GcmSiv2015::with_engine(GcmSiv2015Variant::TwoKey, &key(128), &[2u8; 16], None, e)
+                .map_err(err)?,
+            12,
+            buf,
+        ),
         "gmac" => {
-            let m = Gmac::with_engine(&[1u8; 16], e).map_err(err)?;
-            Box::new(move || drop(std::hint::black_box(m.compute(&nonce(), &buf))))
-        }
-        "gcm-siv-2015" => {
-            let c =
-                GcmSiv2015::with_engine(GcmSiv2015Variant::TwoKey, &[1u8; 16], &[2u8; 16], None, e)
-                    .map_err(err)?;
+            let m = Gmac::with_engine(&key(128), e).map_err(err)?;
+            let mut n = 0u64;
             Box::new(move || {
-                drop(std::hint::black_box(c.encrypt_in_place_detached(
-                    &nonce(),
-                    b"",
-                    &mut buf,
-                )))
+                n += 1;
+                let mut x = [0u8; 12];
+                x[4..].copy_from_slice(&n.to_le_bytes());
+                drop(std::hint::black_box(m.compute(&x, &buf)))
             })
         }
         "cobblestone-128" => Box::new(move || {
