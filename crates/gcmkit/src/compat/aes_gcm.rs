@@ -75,8 +75,8 @@ pub struct AesGcm<Aes, NonceSize, TagSize = U16>
 where
     TagSize: self::TagSize,
 {
-    inner: crate::AesGcm,
-    types: PhantomData<Params<Aes, NonceSize, TagSize>>,
+    pub(crate) inner: crate::AesGcm,
+    pub(crate) types: PhantomData<Params<Aes, NonceSize, TagSize>>,
 }
 
 impl<Aes, NonceSize, TagSize: self::TagSize> Clone for AesGcm<Aes, NonceSize, TagSize> {

@@ -49,8 +49,8 @@ pub type Aes256GcmSiv = AesGcmSiv<aes::Aes256>;
 /// AES-GCM-SIV (RFC 8452), generic over the key size (`aes::Aes128`, `aes::Aes192` as
 /// OpenSSL defines it, `aes::Aes256`).
 pub struct AesGcmSiv<Aes> {
-    inner: crate::AesGcmSiv,
-    types: PhantomData<fn() -> Aes>,
+    pub(crate) inner: crate::AesGcmSiv,
+    pub(crate) types: PhantomData<fn() -> Aes>,
 }
 
 impl<Aes> Clone for AesGcmSiv<Aes> {

@@ -22,7 +22,6 @@ use crate::compat::new_or_portable;
 use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::{ArrayLength, GenericArray};
-use core::fmt;
 use core::marker::PhantomData;
 
 /// Maximum length of associated data.
@@ -41,52 +40,15 @@ pub type Nonce<NonceSize> = GenericArray<u8, NonceSize>;
 pub type Tag<TagSize = U16> = GenericArray<u8, TagSize>;
 
 /// Valid tag sizes: `U12` to `U16` (and `U4`, `U8`; SP 800-38D Appendix C limits them).
-pub trait TagSize: private::SealedTagSize {}
-
-impl<T: private::SealedTagSize> TagSize for T {}
-
-mod private {
-    use aead05::consts;
-    use aead05::generic_array::typenum::Unsigned;
-    use aead05::generic_array::ArrayLength;
-
-    pub trait SealedTagSize: ArrayLength<u8> + Unsigned {}
-    impl SealedTagSize for consts::U4 {}
-    impl SealedTagSize for consts::U8 {}
-    impl SealedTagSize for consts::U12 {}
-    impl SealedTagSize for consts::U13 {}
-    impl SealedTagSize for consts::U14 {}
-    impl SealedTagSize for consts::U15 {}
-    impl SealedTagSize for consts::U16 {}
-}
+/// The same trait (and the same `AesGcm` type) as `gcmkit::compat::aes_gcm`: `typenum`'s
+/// sizes serve both `aead` generations.
+pub use crate::compat::aes_gcm::{AesGcm, TagSize};
 
 /// AES-GCM with a 128-bit key and 96-bit nonce.
 pub type Aes128Gcm = AesGcm<aes08::Aes128, U12>;
 
 /// AES-GCM with a 256-bit key and 96-bit nonce.
 pub type Aes256Gcm = AesGcm<aes08::Aes256, U12>;
-
-/// The type parameters, held without owning values of them.
-type Params<A, N, T> = fn() -> (A, N, T);
-
-/// AES-GCM, generic over the key size (`aes::Aes128`, `aes::Aes192`, `aes::Aes256` of the
-/// `aes` 0.8 crate), the nonce size and the tag size.
-pub struct AesGcm<Aes, NonceSize, TagSize = U16>
-where
-    TagSize: self::TagSize,
-{
-    inner: crate::AesGcm,
-    types: PhantomData<Params<Aes, NonceSize, TagSize>>,
-}
-
-impl<Aes, NonceSize, TagSize: self::TagSize> Clone for AesGcm<Aes, NonceSize, TagSize> {
-    fn clone(&self) -> Self {
-        AesGcm {
-            inner: self.inner.clone(),
-            types: PhantomData,
-        }
-    }
-}
 
 impl<Aes: AesKeySize, NonceSize, TagSize: self::TagSize> KeySizeUser
     for AesGcm<Aes, NonceSize, TagSize>
@@ -111,7 +73,7 @@ impl<Aes: AesKeySize, NonceSize, TagSize: self::TagSize> KeyInit
 impl<Aes, NonceSize, TagSize> AeadCore for AesGcm<Aes, NonceSize, TagSize>
 where
     NonceSize: ArrayLength<u8>,
-    TagSize: self::TagSize,
+    TagSize: self::TagSize + ArrayLength<u8>,
 {
     type NonceSize = NonceSize;
     type TagSize = TagSize;
@@ -122,7 +84,7 @@ impl<Aes, NonceSize, TagSize> AeadInPlace for AesGcm<Aes, NonceSize, TagSize>
 where
     Aes: AesKeySize,
     NonceSize: ArrayLength<u8>,
-    TagSize: self::TagSize,
+    TagSize: self::TagSize + ArrayLength<u8>,
 {
     fn encrypt_in_place_detached(
         &self,
@@ -154,16 +116,4 @@ where
             .open_in_place_restoring(nonce.as_slice(), associated_data, buffer, tag.as_slice())
             .map_err(|_| Error)
     }
-}
-
-impl<Aes, NonceSize, TagSize: self::TagSize> fmt::Debug for AesGcm<Aes, NonceSize, TagSize> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AesGcm").finish_non_exhaustive()
-    }
-}
-
-/// The key material is gcmkit's, which zeroizes itself on drop.
-impl<Aes, NonceSize, TagSize: self::TagSize> zeroize::ZeroizeOnDrop
-    for AesGcm<Aes, NonceSize, TagSize>
-{
 }

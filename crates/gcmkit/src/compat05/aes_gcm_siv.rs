@@ -21,7 +21,6 @@ use crate::compat::new_or_portable;
 use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::GenericArray;
-use core::fmt;
 use core::marker::PhantomData;
 
 /// Maximum length of associated data.
@@ -45,20 +44,9 @@ pub type Aes128GcmSiv = AesGcmSiv<aes08::Aes128>;
 /// AES-GCM-SIV with a 256-bit key.
 pub type Aes256GcmSiv = AesGcmSiv<aes08::Aes256>;
 
-/// AES-GCM-SIV (RFC 8452), generic over the key size (the `aes` 0.8 crate's types).
-pub struct AesGcmSiv<Aes> {
-    inner: crate::AesGcmSiv,
-    types: PhantomData<fn() -> Aes>,
-}
-
-impl<Aes> Clone for AesGcmSiv<Aes> {
-    fn clone(&self) -> Self {
-        AesGcmSiv {
-            inner: self.inner.clone(),
-            types: PhantomData,
-        }
-    }
-}
+/// The same type as `gcmkit::compat::aes_gcm_siv::AesGcmSiv`, with the `aead` 0.5 traits
+/// for the `aes` 0.8 crate's key-size types.
+pub use crate::compat::aes_gcm_siv::AesGcmSiv;
 
 impl<Aes: AesKeySize> KeySizeUser for AesGcmSiv<Aes> {
     type KeySize = Aes::KeySize;
@@ -105,12 +93,3 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
             .map_err(|_| Error)
     }
 }
-
-impl<Aes> fmt::Debug for AesGcmSiv<Aes> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AesGcmSiv").finish_non_exhaustive()
-    }
-}
-
-/// The key material is gcmkit's, which zeroizes itself on drop.
-impl<Aes> zeroize::ZeroizeOnDrop for AesGcmSiv<Aes> {}
