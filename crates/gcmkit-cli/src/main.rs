@@ -74,7 +74,7 @@ fn cleanup_on_signals() {
                   vector failures); 2 bad usage, unreadable input, refused overwrite or I/O error; 141 the \
                   reader of stdout went away (nothing printed); 128+N killed by signal N (SIGINT 130, \
                   SIGTERM 143, SIGHUP 129) after removing temporary files.\n\
-                  Environment: GCMKIT_ENGINE=portable|aesni|avx2|avx512 forces an engine."
+                  Environment: GCMKIT_ENGINE=portable|aesni|avx2|avx512|armv8 forces an engine (one the CPU lacks is an error)."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -152,6 +152,20 @@ fn gcmkit_engine_forces_each_engine_and_rejects_unknown() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown engine"));
+    // Another architecture's engine: a clear error, exit 2, naming the reason.
+    let foreign = if cfg!(target_arch = "aarch64") {
+        "aesni"
+    } else {
+        "armv8"
+    };
+    let out = gcmkit()
+        .arg("info")
+        .env("GCMKIT_ENGINE", foreign)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("another CPU architecture"), "{err}");
 }
 
 #[test]

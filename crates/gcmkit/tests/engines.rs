@@ -76,6 +76,13 @@ fn check_all(len: usize, aad_len: usize, align: usize, iv_len: usize, key_len: u
             "AES-NI present but not used"
         );
     }
+    #[cfg(target_arch = "aarch64")]
+    if std::arch::is_aarch64_feature_detected!("aes") {
+        assert!(
+            hardware.contains(&Engine::Armv8),
+            "ARMv8 AES + PMULL present but not used"
+        );
+    }
     for e in hardware {
         let gcm = AesGcm::with_engine(&key, e).unwrap();
         assert_eq!(
@@ -206,5 +213,28 @@ fn gcm_siv_2015_small_kernel_matches_portable() {
                 }
             }
         }
+    }
+}
+
+/// Naming another architecture's engine is its own clear error (not "unknown name"), and a
+/// misspelling says which names exist.
+#[test]
+fn engine_names_of_other_architectures_are_clear_errors() {
+    #[cfg(target_arch = "x86_64")]
+    let foreign = "armv8";
+    #[cfg(target_arch = "aarch64")]
+    let foreign = "aesni";
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let msg = Engine::from_name(foreign).unwrap_err().to_string();
+        assert!(msg.contains("another CPU architecture"), "{msg}");
+    }
+    let msg = Engine::from_name("armv9").unwrap_err().to_string();
+    assert!(
+        msg.contains("unknown engine name") && msg.contains("armv8"),
+        "{msg}"
+    );
+    for e in Engine::ALL {
+        assert_eq!(Engine::from_name(e.name()).unwrap(), *e);
     }
 }

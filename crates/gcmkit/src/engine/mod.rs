@@ -6,14 +6,17 @@
 //! engine the CPU lacks is an error, never a silent fallback.
 //!
 //! Layout: `simd` (the ISA-neutral vector trait), `kernels` (every kernel, written once
-//! against it), one backend per ISA (`x86`: vector types, feature tables, key schedule;
-//! an Arm backend goes beside it as `arm`), `portable` (the constant-time engine for every
-//! other CPU). Key objects hold a [`Kernels`] token; its only constructor,
+//! against it), `hw` (one engine from one feature table), one backend per ISA (`x86`:
+//! AES-NI, AVX2 and AVX-512 vector types, feature tables, key schedule; `arm`: the ARMv8
+//! Crypto Extensions on NEON), `portable` (the constant-time engine for every other CPU). Key objects hold a [`Kernels`] token; its only constructor,
 //! [`Engine::kernels`], runs detection, so holding one proves the CPU has the features the
 //! dispatched functions are compiled for. That single check is the SAFETY argument of every
 //! hardware call below.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod arm;
 pub(crate) mod ct;
+mod hw;
 pub(crate) mod kernels;
 pub(crate) mod portable;
 pub(crate) mod simd;
@@ -21,6 +24,8 @@ pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+#[allow(unused_imports)] // used by the backends' engine tables
+pub(crate) use hw::hw_engine;
 pub(crate) use kernels::Hash;
 pub(crate) use portable::Counter;
 
@@ -61,7 +66,7 @@ impl<'a> Data<'a> {
     }
 
     /// The kernels' view: one pointer pair, equal for in-place work.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn io(self) -> kernels::Io<'a> {
         match self {
             Data::InPlace(b) => kernels::Io::in_place(b),
@@ -101,7 +106,14 @@ pub enum Engine {
     /// VAES + VPCLMULQDQ on 512-bit registers (AVX-512 F/BW/VL).
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// ARMv8 Crypto Extensions (AESE/AESMC + PMULL) on 128-bit NEON registers.
+    #[cfg(target_arch = "aarch64")]
+    Armv8,
 }
+
+/// Every engine name of every architecture, for telling "not on this CPU architecture"
+/// apart from a misspelling.
+const ALL_NAMES: &[&str] = &["portable", "aesni", "avx2", "avx512", "armv8"];
 
 /// Runs `$hw` with `$m` bound to the engine's entry-point module, or `$portable`.
 macro_rules! dispatch {
@@ -126,6 +138,11 @@ macro_rules! dispatch {
                 use x86::avx512 as $m;
                 unsafe { $hw }
             }
+            #[cfg(target_arch = "aarch64")]
+            Engine::Armv8 => {
+                use arm::armv8 as $m;
+                unsafe { $hw }
+            }
         }
     };
 }
@@ -140,6 +157,8 @@ impl Engine {
         Engine::Avx2,
         #[cfg(target_arch = "x86_64")]
         Engine::Avx512,
+        #[cfg(target_arch = "aarch64")]
+        Engine::Armv8,
     ];
 
     /// The engine's name as `GCMKIT_ENGINE` spells it.
@@ -152,18 +171,22 @@ impl Engine {
             Engine::Avx2 => "avx2",
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512 => "avx512",
+            #[cfg(target_arch = "aarch64")]
+            Engine::Armv8 => "armv8",
         }
     }
 
-    /// Parses a name as `GCMKIT_ENGINE` spells it.
+    /// Parses a name as `GCMKIT_ENGINE` spells it. A name of another architecture's
+    /// engine (`armv8` on x86_64, `aesni` on aarch64) is an error of its own.
     pub fn from_name(name: &str) -> Result<Engine, Error> {
-        Engine::ALL
-            .iter()
-            .copied()
-            .find(|e| e.name() == name)
-            .ok_or(Error::EngineUnavailable(
-                "unknown engine name (portable, aesni, avx2, avx512)",
-            ))
+        if let Some(e) = Engine::ALL.iter().copied().find(|e| e.name() == name) {
+            return Ok(e);
+        }
+        Err(Error::EngineUnavailable(if ALL_NAMES.contains(&name) {
+            "this engine is for another CPU architecture than this build's"
+        } else {
+            "unknown engine name (portable, aesni, avx2, avx512, armv8)"
+        }))
     }
 
     /// The CPU features the engine's code is compiled for (and detection checks).
@@ -177,6 +200,8 @@ impl Engine {
             Engine::Avx2 => x86::avx2::FEATURES,
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512 => x86::avx512::FEATURES,
+            #[cfg(target_arch = "aarch64")]
+            Engine::Armv8 => arm::armv8::FEATURES,
         }
     }
 
@@ -190,6 +215,8 @@ impl Engine {
             Engine::Avx2 => x86::avx2::detected(),
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512 => x86::avx512::detected(),
+            #[cfg(target_arch = "aarch64")]
+            Engine::Armv8 => arm::armv8::detected(),
         }
     }
 
@@ -340,7 +367,7 @@ impl Kernels {
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             let len = data.dst().len();
             let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
@@ -371,7 +398,7 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
             if self.engine != Engine::Portable && blocks <= kernels::SIV_SMALL_BLOCKS {
@@ -400,7 +427,7 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<[u8; 16]> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
             let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
             if self.engine != Engine::Portable
@@ -498,7 +525,11 @@ pub fn cpu_features() -> std::vec::Vec<(&'static str, bool)> {
     {
         x86::features()
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        arm::features()
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         std::vec::Vec::new()
     }
