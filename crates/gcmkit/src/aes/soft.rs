@@ -1,44 +1,171 @@
-//! Portable constant-time AES encryption.
+//! Portable constant-time AES encryption: bitsliced and fixsliced.
 //!
-//! No table is indexed by secret data and no branch depends on it. The S-box is computed,
-//! not looked up: S(x) = A(x^254) in GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x + 1), where
-//! x^254 = x^-1 for x != 0 (and 0 for 0, as AES wants) and A is the AES affine map.
+//! No table is indexed by secret data and no branch depends on it.
 //!
-//! The computation is *bitsliced*: 64 bytes are transposed into eight 64-bit "planes",
-//! plane `i` holding bit `i` of every byte, so one AND or XOR on planes acts on 64 bytes
-//! at once. On planes, multiplication in GF(2^8) is a schoolbook product of the bit
-//! vectors (64 ANDs) followed by reduction modulo the AES polynomial (a fixed XOR
-//! network), and squaring is linear (a fixed permutation plus reduction). The inverse uses
-//! the addition chain
-//!     x^2, x^3 = x^2·x, x^12 = (x^3)^4, x^15 = x^12·x^3, x^240 = (x^15)^16,
-//!     x^252 = x^240·x^12, x^254 = x^252·x^2,
-//! i.e. 4 multiplications and 7 squarings. ShiftRows, MixColumns and AddRoundKey are
-//! byte-position operations with no data-dependent addressing, done on packed words.
+//! # Bitslicing
+//! A batch of 4·L blocks is held as eight "planes" of L 64-bit lanes: plane p holds bit p
+//! of every byte, so one AND or XOR on a plane acts on 64·L bytes at once. Within a lane
+//! (4 blocks), the bit of block b, row r, column c sits at index 16r + 4c + b: a row is
+//! one 16-bit group, a column one nibble of it. Two consequences:
+//! - "the same column, one row down" is the whole lane rotated right by 16 bits;
+//! - "the same row, one column on" is each 16-bit group rotated right by 4 bits.
 //!
-//! Throughput is modest (this is the fallback; the x86_64 engines use AES-NI/VAES), but
-//! every path is constant-time. Up to four blocks are processed per batch; fewer blocks
-//! cost the same as four, which is a public quantity (the block count), not a secret.
+//! SubBytes is the Boyar-Matthews-Peralta S-box circuit (32 AND, 77 XOR on planes; its
+//! four XNORs are the affine constant 0x63, folded into the round keys, see below).
+//! The lanes are independent, so with L = 2 the compiler runs the circuit on 128-bit
+//! vector registers where the target has them (SSE2 on x86_64, NEON on aarch64).
+//!
+//! # Fixslicing (Adomnicai and Peyrin, TCHES 2021/1)
+//! ShiftRows ρ, (ρS)(r, c) = S(r, c + r), would cost a masked rotation per row. Instead
+//! the state after round i is kept as P_i = ρ^-i(S_i). Since SubBytes commutes with any
+//! byte permutation, S_(i+1) = MC(ρ(SB(S_i))) xor K_(i+1) becomes
+//!     P_(i+1) = MC_(i+1)(SB(P_i)) xor ρ^-(i+1)(K_(i+1)),   MC_j = ρ^-j ∘ MC ∘ ρ^j,
+//! and MC_j mixes "diagonal" columns: out(r, c) = 2·P(r, c) xor 3·P(r+1, c+j) xor
+//! P(r+2, c+2j) xor P(r+3, c+3j). With T_j = one row down and j columns on (a 16-bit
+//! lane rotation and a 4j-bit rotation inside each group) and t = P xor T_j(P):
+//!     MC_j(P) = 2·t xor T_j(P) xor T_j^2(t).
+//! ρ has order 4, so four MC_j variants exist (j = 0 needs no group rotation at all). The
+//! last round has no MixColumns: S_R = ρ^R(SB(P_(R-1)) xor ρ^-R(K_R)), and ρ^(R mod 4) is
+//! applied once, as a byte permutation, when the planes are unpacked. The round keys are
+//! stored pre-permuted (ρ^-i(K_i)) and pre-packed in [`Schedule`].
+//!
+//! The S-box's constant 0x63 in every byte passes through MC_j unchanged (a column of
+//! equal bytes c maps to 2c + 3c + c + c = c), so it is added to every round key after
+//! round 0 instead of to every S-box output.
 
 use super::RoundKeys;
+use core::ops::{BitAnd, BitXor};
 
-/// Bitsliced planes of 64 bytes: `p[i]` holds bit `i` of each byte.
-type Planes = [u64; 8];
+/// L independent 64-bit lanes (4 blocks each), operated on lane by lane.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes<const L: usize>([u64; L]);
 
-/// Swap the bit groups selected by `mask` between `a >> shift` and `b`.
-#[inline(always)]
-fn swap_move(a: &mut u64, b: &mut u64, mask: u64, shift: u32) {
-    let t = ((*a >> shift) ^ *b) & mask;
-    *b ^= t;
-    *a ^= t << shift;
+impl<const L: usize> Default for Lanes<L> {
+    #[inline(always)]
+    fn default() -> Self {
+        Lanes([0; L])
+    }
 }
 
-/// Transposes 8 words of 8 bytes so that word `i` holds bit `i` of every byte.
-///
-/// Index a bit by (word k, byte j, bit b), three bits each. The three swap-move stages
-/// exchange bit 0, 1, 2 of `b` with bit 0, 1, 2 of `k`. Each stage is an involution and
-/// they act on disjoint index bits, so the same function also transposes back.
+impl<const L: usize> BitXor for Lanes<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a ^= b;
+        }
+        self
+    }
+}
+
+impl<const L: usize> BitAnd for Lanes<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(mut self, o: Self) -> Self {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a &= b;
+        }
+        self
+    }
+}
+
+/// A plane word: some 64-bit lanes of 4 blocks each, with the two moves fixslicing needs.
+pub(crate) trait Word:
+    Copy + Default + BitXor<Output = Self> + BitAnd<Output = Self>
+{
+    /// 64-bit lanes per word.
+    const LANES: usize;
+    /// Each lane rotated right by 16·`rows` bits: row r + rows moves to row r.
+    fn rows_down(self, rows: u32) -> Self;
+    /// Each 16-bit group rotated right by 4·`cols` bits: column c + cols moves to column c.
+    fn cols_on(self, cols: u32) -> Self;
+    /// Lane `l`.
+    fn lane(self, l: usize) -> u64;
+    /// Sets lane `l`.
+    fn set_lane(&mut self, l: usize, v: u64);
+    /// `v` in every lane.
+    fn splat(v: u64) -> Self;
+    /// Each lane shifted right by `n` bits.
+    fn shr(self, n: u32) -> Self;
+    /// Each lane shifted left by `n` bits.
+    fn shl(self, n: u32) -> Self;
+}
+
+impl<const L: usize> Word for Lanes<L> {
+    const LANES: usize = L;
+    #[inline(always)]
+    fn lane(self, l: usize) -> u64 {
+        self.0[l]
+    }
+    #[inline(always)]
+    fn set_lane(&mut self, l: usize, v: u64) {
+        self.0[l] = v;
+    }
+    #[inline(always)]
+    fn splat(v: u64) -> Self {
+        Lanes([v; L])
+    }
+    #[inline(always)]
+    fn shr(mut self, n: u32) -> Self {
+        for a in self.0.iter_mut() {
+            *a >>= n;
+        }
+        self
+    }
+    #[inline(always)]
+    fn shl(mut self, n: u32) -> Self {
+        for a in self.0.iter_mut() {
+            *a <<= n;
+        }
+        self
+    }
+    #[inline(always)]
+    fn rows_down(mut self, rows: u32) -> Self {
+        for a in self.0.iter_mut() {
+            *a = a.rotate_right(16 * rows);
+        }
+        self
+    }
+
+    /// Each 16-bit group rotated right by 4·`cols` bits: column c + cols moves to column c.
+    #[inline(always)]
+    fn cols_on(mut self, cols: u32) -> Self {
+        let s = 4 * (cols % 4);
+        if s == 0 {
+            return self;
+        }
+        // Bits that stay inside their group after the right shift.
+        let keep = ((1u64 << (16 - s)) - 1) * 0x0001_0001_0001_0001;
+        for a in self.0.iter_mut() {
+            *a = ((*a >> s) & keep) | ((*a << (16 - s)) & !keep);
+        }
+        self
+    }
+}
+
+/// Eight bit planes of a batch.
+type Planes<W> = [W; 8];
+
+/// Swaps the bit groups selected by `mask` between `a >> shift` and `b` (every lane).
 #[inline(always)]
-fn transpose(w: &mut Planes) {
+fn swap_move<W: Word>(a: &mut W, b: &mut W, mask: u64, shift: u32) {
+    let t = (a.shr(shift) ^ *b) & W::splat(mask);
+    *b = *b ^ t;
+    *a = *a ^ t.shl(shift);
+}
+
+/// Swaps, inside each lane, the bits selected by `mask` with those `shift` above them.
+#[inline(always)]
+fn delta_swap<W: Word>(x: W, mask: u64, shift: u32) -> W {
+    let t = (x.shr(shift) ^ x) & W::splat(mask);
+    x ^ t ^ t.shl(shift)
+}
+
+/// Transposes 8 words of 8 bytes per lane: index a bit by (word k, byte j, bit b); the
+/// three swap-move stages exchange b and k, so afterwards word b holds at bit 8j + k what
+/// was bit b of byte j of word k. An involution: the same call transposes back.
+#[inline(always)]
+fn transpose<W: Word>(w: &mut [W; 8]) {
     for i in [0, 2, 4, 6] {
         let (lo, hi) = w.split_at_mut(i + 1);
         swap_move(&mut lo[i], &mut hi[0], 0x5555_5555_5555_5555, 1);
@@ -53,156 +180,327 @@ fn transpose(w: &mut Planes) {
     }
 }
 
-/// Reduces a 15-coefficient product modulo x^8 + x^4 + x^3 + x + 1
-/// (x^k = x^(k-8)·(x^4 + x^3 + x + 1), applied from the top down).
+/// Packs 4·LANES blocks into planes.
+///
+/// Transposition word k of a lane holds columns c with c & 1 = k >> 2 (0 and 2, or 1 and
+/// 3) of block k & 3, bytes reordered so that byte j is row j >> 1 of column
+/// 2(j & 1) + (k >> 2): after [`transpose`] the bit of block b, row r, column c lands at
+/// 8j + k = 16r + 4c + b. Gathering the two columns is two masks and a shift of the
+/// block's halves; the reordering interleaves the two columns bytewise with two delta
+/// swaps (the middle 16-bit pairs, then the middle bytes of each 32-bit half).
 #[inline(always)]
-fn reduce(mut c: [u64; 15]) -> Planes {
-    for k in (8..15).rev() {
-        let t = c[k];
-        c[k - 4] ^= t;
-        c[k - 5] ^= t;
-        c[k - 7] ^= t;
-        c[k - 8] ^= t;
-    }
-    [c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]
-}
-
-#[inline(always)]
-fn gf_mul(a: &Planes, b: &Planes) -> Planes {
-    let mut c = [0u64; 15];
-    for i in 0..8 {
-        for j in 0..8 {
-            c[i + j] ^= a[i] & b[j];
+fn pack<W: Word>(blocks: &[[u8; 16]], p: &mut Planes<W>) {
+    const LOW: u64 = 0x0000_0000_ffff_ffff;
+    for b in 0..4 {
+        let (mut lo, mut hi) = (W::default(), W::default());
+        for l in 0..W::LANES {
+            let blk = &blocks[4 * l + b];
+            lo.set_lane(l, u64::from_le_bytes(blk[..8].try_into().unwrap_or([0; 8])));
+            hi.set_lane(l, u64::from_le_bytes(blk[8..].try_into().unwrap_or([0; 8])));
+        }
+        let even = (lo & W::splat(LOW)) ^ hi.shl(32);
+        let odd = lo.shr(32) ^ (hi & W::splat(!LOW));
+        for (k, w) in [(b, even), (b + 4, odd)] {
+            let w = delta_swap(w, 0x0000_0000_ffff_0000, 16);
+            p[k] = delta_swap(w, 0x0000_ff00_0000_ff00, 8);
         }
     }
-    reduce(c)
+    transpose(p);
 }
 
-/// Squaring is linear in GF(2^8): (sum a_i x^i)^2 = sum a_i x^(2i).
+/// Unpacks planes into 4·LANES blocks, applying ρ^`shift` (ShiftRows `shift` times):
+/// row r's columns move on by shift·r, on the planes, before the inverse of [`pack`].
 #[inline(always)]
-fn gf_square(a: &Planes) -> Planes {
-    let mut c = [0u64; 15];
-    for i in 0..8 {
-        c[2 * i] = a[i];
-    }
-    reduce(c)
-}
-
-#[inline(always)]
-fn gf_square_n(a: &Planes, n: usize) -> Planes {
-    let mut r = *a;
-    for _ in 0..n {
-        r = gf_square(&r);
-    }
-    r
-}
-
-/// The AES S-box on 64 bytes in plane form.
-#[inline(always)]
-fn sbox_planes(x: &Planes) -> Planes {
-    let x2 = gf_square(x);
-    let x3 = gf_mul(&x2, x);
-    let x12 = gf_square_n(&x3, 2);
-    let x15 = gf_mul(&x12, &x3);
-    let x240 = gf_square_n(&x15, 4);
-    let x252 = gf_mul(&x240, &x12);
-    let inv = gf_mul(&x252, &x2);
-    // Affine map: s_i = b_i ^ b_(i+4) ^ b_(i+5) ^ b_(i+6) ^ b_(i+7) ^ c_i, c = 0x63.
-    let mut s = [0u64; 8];
-    for (i, si) in s.iter_mut().enumerate() {
-        *si = inv[i] ^ inv[(i + 4) % 8] ^ inv[(i + 5) % 8] ^ inv[(i + 6) % 8] ^ inv[(i + 7) % 8];
-        if (0x63 >> i) & 1 == 1 {
-            *si = !*si; // constant of the affine map, not data-dependent
+fn unpack<W: Word>(p: &Planes<W>, blocks: &mut [[u8; 16]], shift: u32) {
+    const LOW: u64 = 0x0000_0000_ffff_ffff;
+    let mut w = *p;
+    if !shift.is_multiple_of(4) {
+        for x in w.iter_mut() {
+            let mut y = *x & W::splat(0xffff);
+            for r in 1..4 {
+                y = y ^ (x.cols_on(shift * r) & W::splat(0xffff << (16 * r)));
+            }
+            *x = y;
         }
-    }
-    s
-}
-
-/// Applies the S-box to each of 64 bytes.
-pub(crate) fn sub_bytes_64(bytes: &mut [u8; 64]) {
-    let mut w: Planes = [0; 8];
-    for (k, wk) in w.iter_mut().enumerate() {
-        *wk = u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
     }
     transpose(&mut w);
-    let mut s = sbox_planes(&w);
-    transpose(&mut s);
-    for (k, sk) in s.iter().enumerate() {
-        bytes[8 * k..8 * k + 8].copy_from_slice(&sk.to_le_bytes());
-    }
-}
-
-/// The S-box applied to the four bytes of a word (for the key schedule).
-pub(crate) fn sub_word(w: [u8; 4]) -> [u8; 4] {
-    let mut buf = [0u8; 64];
-    buf[..4].copy_from_slice(&w);
-    sub_bytes_64(&mut buf);
-    [buf[0], buf[1], buf[2], buf[3]]
-}
-
-/// Multiplies each byte of a packed word by x in GF(2^8).
-#[inline(always)]
-fn xtime(x: u32) -> u32 {
-    ((x & 0x7f7f_7f7f) << 1) ^ (((x >> 7) & 0x0101_0101) * 0x1b)
-}
-
-/// ShiftRows then MixColumns (if `mix`) then AddRoundKey on one block.
-///
-/// State is column-major: byte `r + 4c` is row `r` of column `c`. ShiftRows rotates
-/// row `r` left by `r`. MixColumns with a column packed little-endian into `a`
-/// (byte r = a_r) is out = 2(a ^ a') ^ a' ^ a'' ^ a''' where a', a'', a''' are the column
-/// rotated by one, two, three bytes: row r gets 2a_r ^ 3a_(r+1) ^ a_(r+2) ^ a_(r+3).
-#[inline(always)]
-fn shift_mix_add(block: &mut [u8], rk: &[u8; 16], mix: bool) {
-    let mut s = [0u8; 16];
-    for c in 0..4 {
-        for r in 0..4 {
-            s[r + 4 * c] = block[r + 4 * ((c + r) % 4)];
+    for b in 0..4 {
+        let [even, odd] = [w[b], w[b + 4]].map(|x| {
+            let x = delta_swap(x, 0x0000_ff00_0000_ff00, 8);
+            delta_swap(x, 0x0000_0000_ffff_0000, 16)
+        });
+        let lo = (even & W::splat(LOW)) ^ odd.shl(32);
+        let hi = even.shr(32) ^ (odd & W::splat(!LOW));
+        for l in 0..W::LANES {
+            let blk = &mut blocks[4 * l + b];
+            blk[..8].copy_from_slice(&lo.lane(l).to_le_bytes());
+            blk[8..].copy_from_slice(&hi.lane(l).to_le_bytes());
         }
     }
-    for c in 0..4 {
-        let a = u32::from_le_bytes([s[4 * c], s[4 * c + 1], s[4 * c + 2], s[4 * c + 3]]);
-        let col = if mix {
-            let a1 = a.rotate_right(8);
-            xtime(a ^ a1) ^ a1 ^ a.rotate_right(16) ^ a.rotate_right(24)
-        } else {
-            a
+    crate::engine::wipe::wipe(&mut w);
+}
+
+/// SubBytes without its affine constant (see the module docs), on planes: the circuit of
+/// Boyar, Matthews and Peralta, "A very compact S-box for AES" (2011/2013), with its bit
+/// numbering (u0 = the byte's most significant bit) mapped onto plane numbers.
+#[inline(always)]
+fn sub_bytes<W: Copy + BitXor<Output = W> + BitAnd<Output = W>>(p: &mut [W; 8]) {
+    let [u7, u6, u5, u4, u3, u2, u1, u0] = *p;
+    // Top linear layer: 8 inputs to 22 (23 XOR).
+    let y14 = u3 ^ u5;
+    let y13 = u0 ^ u6;
+    let y9 = u0 ^ u3;
+    let y8 = u0 ^ u5;
+    let t0 = u1 ^ u2;
+    let y1 = t0 ^ u7;
+    let y4 = y1 ^ u3;
+    let y12 = y13 ^ y14;
+    let y2 = y1 ^ u0;
+    let y5 = y1 ^ u6;
+    let y3 = y5 ^ y8;
+    let t1 = u4 ^ y12;
+    let y15 = t1 ^ u5;
+    let y20 = t1 ^ u1;
+    let y6 = y15 ^ u7;
+    let y10 = y15 ^ t0;
+    let y11 = y20 ^ y9;
+    let y7 = u7 ^ y11;
+    let y17 = y10 ^ y11;
+    let y19 = y10 ^ y8;
+    let y16 = t0 ^ y11;
+    let y21 = y13 ^ y16;
+    let y18 = u0 ^ y16;
+    // Middle: inversion in GF(2^4)^2 (the non-linear part).
+    let t2 = y12 & y15;
+    let t3 = y3 & y6;
+    let t4 = t3 ^ t2;
+    let t5 = y4 & u7;
+    let t6 = t5 ^ t2;
+    let t7 = y13 & y16;
+    let t8 = y5 & y1;
+    let t9 = t8 ^ t7;
+    let t10 = y2 & y7;
+    let t11 = t10 ^ t7;
+    let t12 = y9 & y11;
+    let t13 = y14 & y17;
+    let t14 = t13 ^ t12;
+    let t15 = y8 & y10;
+    let t16 = t15 ^ t12;
+    let t17 = t4 ^ y20;
+    let t18 = t6 ^ t16;
+    let t19 = t9 ^ t14;
+    let t20 = t11 ^ t16;
+    let t21 = t17 ^ t14;
+    let t22 = t18 ^ y19;
+    let t23 = t19 ^ y21;
+    let t24 = t20 ^ y18;
+    let t25 = t21 ^ t22;
+    let t26 = t21 & t23;
+    let t27 = t24 ^ t26;
+    let t28 = t25 & t27;
+    let t29 = t28 ^ t22;
+    let t30 = t23 ^ t24;
+    let t31 = t22 ^ t26;
+    let t32 = t31 & t30;
+    let t33 = t32 ^ t24;
+    let t34 = t23 ^ t33;
+    let t35 = t27 ^ t33;
+    let t36 = t24 & t35;
+    let t37 = t36 ^ t34;
+    let t38 = t27 ^ t36;
+    let t39 = t29 & t38;
+    let t40 = t25 ^ t39;
+    let t41 = t40 ^ t37;
+    let t42 = t29 ^ t33;
+    let t43 = t29 ^ t40;
+    let t44 = t33 ^ t37;
+    let t45 = t42 ^ t41;
+    let z0 = t44 & y15;
+    let z1 = t37 & y6;
+    let z2 = t33 & u7;
+    let z3 = t43 & y16;
+    let z4 = t40 & y1;
+    let z5 = t29 & y7;
+    let z6 = t42 & y11;
+    let z7 = t45 & y17;
+    let z8 = t41 & y10;
+    let z9 = t44 & y12;
+    let z10 = t37 & y3;
+    let z11 = t33 & y4;
+    let z12 = t43 & y13;
+    let z13 = t40 & y5;
+    let z14 = t29 & y2;
+    let z15 = t42 & y9;
+    let z16 = t45 & y14;
+    let z17 = t41 & y8;
+    // Bottom linear layer: 18 products to 8 outputs.
+    let tc1 = z15 ^ z16;
+    let tc2 = z10 ^ tc1;
+    let tc3 = z9 ^ tc2;
+    let tc4 = z0 ^ z2;
+    let tc5 = z1 ^ z0;
+    let tc6 = z3 ^ z4;
+    let tc7 = z12 ^ tc4;
+    let tc8 = z7 ^ tc6;
+    let tc9 = z8 ^ tc7;
+    let tc10 = tc8 ^ tc9;
+    let tc11 = tc6 ^ tc5;
+    let tc12 = z3 ^ z5;
+    let tc13 = z13 ^ tc1;
+    let tc14 = tc4 ^ tc12;
+    let s3 = tc3 ^ tc11;
+    let tc16 = z6 ^ tc8;
+    let tc17 = z14 ^ tc10;
+    let tc18 = tc13 ^ tc14;
+    let s7 = z12 ^ tc18; // complemented in the S-box: the 0x63 constant
+    let tc20 = z15 ^ tc16;
+    let tc21 = tc2 ^ z11;
+    let s0 = tc3 ^ tc16;
+    let s6 = tc10 ^ tc18; // complemented
+    let s4 = tc14 ^ s3;
+    let s1 = s3 ^ tc16; // complemented
+    let tc26 = tc17 ^ tc20;
+    let s2 = tc26 ^ z17; // complemented
+    let s5 = tc21 ^ tc17;
+    *p = [s7, s6, s5, s4, s3, s2, s1, s0];
+}
+
+/// MC_j (MixColumns on the diagonals of a state kept ρ^-j-permuted; module docs).
+#[inline(always)]
+fn mix_columns<W: Word>(p: &mut Planes<W>, j: u32) {
+    let mut t = [W::default(); 8];
+    let mut tp = [W::default(); 8];
+    for i in 0..8 {
+        tp[i] = p[i].rows_down(1).cols_on(j);
+        t[i] = p[i] ^ tp[i];
+    }
+    // 2·t: planes shift up one, and bit 7 folds back as 0x1b (bits 0, 1, 3, 4).
+    let x2 = [
+        t[7],
+        t[0] ^ t[7],
+        t[1],
+        t[2] ^ t[7],
+        t[3] ^ t[7],
+        t[4],
+        t[5],
+        t[6],
+    ];
+    for i in 0..8 {
+        p[i] = x2[i] ^ tp[i] ^ t[i].rows_down(2).cols_on(2 * j);
+    }
+}
+
+/// Round keys for fixsliced encryption of 4·L blocks at a time: ρ^-i(K_i) (with 0x63
+/// added for i >= 1), replicated to every block and packed. Wiped on drop.
+pub(crate) struct Schedule<W: Word> {
+    k: [Planes<W>; 15],
+    rounds: usize,
+}
+
+impl<W: Word> Drop for Schedule<W> {
+    fn drop(&mut self) {
+        for k in self.k.iter_mut() {
+            crate::engine::wipe::wipe(k);
+        }
+    }
+}
+
+impl<W: Word> Schedule<W> {
+    pub(crate) fn new(keys: &RoundKeys) -> Self {
+        let rounds = keys.rounds();
+        let mut s = Schedule {
+            k: [[W::default(); 8]; 15],
+            rounds,
         };
-        let k = u32::from_le_bytes([rk[4 * c], rk[4 * c + 1], rk[4 * c + 2], rk[4 * c + 3]]);
-        block[4 * c..4 * c + 4].copy_from_slice(&(col ^ k).to_le_bytes());
+        let mut blocks = [[0u8; 16]; 16];
+        for (i, (ki, key)) in s.k.iter_mut().zip(keys.as_blocks()).enumerate() {
+            if i > rounds {
+                break;
+            }
+            // ρ^-i: (ρ^-i K)(r, c) = K(r, c - i·r).
+            let mut perm = [0u8; 16];
+            for r in 0..4 {
+                for c in 0..4 {
+                    perm[r + 4 * c] = key[r + 4 * ((c + 4 * 4 - (i % 4) * r) % 4)];
+                    if i > 0 {
+                        perm[r + 4 * c] ^= 0x63;
+                    }
+                }
+            }
+            for b in blocks.iter_mut().take(4 * W::LANES) {
+                *b = perm;
+            }
+            pack(&blocks[..4 * W::LANES], ki);
+            crate::engine::wipe::wipe(&mut perm);
+        }
+        crate::engine::wipe::wipe(&mut blocks);
+        s
+    }
+
+    /// Encrypts 4·L blocks in place.
+    #[inline(always)]
+    pub(crate) fn encrypt(&self, blocks: &mut [[u8; 16]]) {
+        let mut p = [W::default(); 8];
+        pack(blocks, &mut p);
+        self.rounds_on(&mut p);
+        unpack(&p, blocks, (self.rounds % 4) as u32);
+        crate::engine::wipe::wipe(&mut p);
+    }
+
+    /// All rounds on packed planes (the caller unpacks with ρ^(rounds mod 4)).
+    #[inline(always)]
+    fn rounds_on(&self, p: &mut Planes<W>) {
+        let add_key = |p: &mut Planes<W>, k: &Planes<W>| {
+            for (x, y) in p.iter_mut().zip(k.iter()) {
+                *x = *x ^ *y;
+            }
+        };
+        add_key(p, &self.k[0]);
+        for i in 1..self.rounds {
+            sub_bytes(p);
+            mix_columns(p, (i % 4) as u32);
+            add_key(p, &self.k[i]);
+        }
+        sub_bytes(p);
+        add_key(p, &self.k[self.rounds]);
     }
 }
 
-/// Encrypts up to four blocks held in `buf` (unused blocks are processed and ignored).
-pub(crate) fn encrypt4(keys: &RoundKeys, buf: &mut [u8; 64]) {
-    let rounds = keys.rounds();
-    let rk = keys.as_blocks();
-    for blk in buf.chunks_exact_mut(16) {
-        for (b, k) in blk.iter_mut().zip(rk[0].iter()) {
-            *b ^= k;
-        }
-    }
-    for (round, key) in rk.iter().enumerate().take(rounds + 1).skip(1) {
-        sub_bytes_64(buf);
-        for blk in buf.chunks_exact_mut(16) {
-            shift_mix_add(blk, key, round != rounds);
-        }
-    }
+/// The plane word of the portable engine's batches.
+pub(crate) type BatchWord = crate::engine::soft_word::SimdWord;
+/// Blocks per batch.
+pub(crate) const BATCH: usize = 4 * <BatchWord as Word>::LANES;
+
+/// The S-box applied to the four bytes of a word (for the key schedule; runs the circuit
+/// on one lane whose first four bytes are the word).
+pub(crate) fn sub_word(w: [u8; 4]) -> [u8; 4] {
+    let mut blocks = [[0u8; 16]; 4];
+    blocks[0][..4].copy_from_slice(&w);
+    let mut p = [Lanes::<1>::default(); 8];
+    pack(&blocks, &mut p);
+    sub_bytes(&mut p);
+    unpack(&p, &mut blocks, 0);
+    let out = [
+        blocks[0][0] ^ 0x63,
+        blocks[0][1] ^ 0x63,
+        blocks[0][2] ^ 0x63,
+        blocks[0][3] ^ 0x63,
+    ];
+    crate::engine::wipe::wipe(&mut blocks);
+    out
 }
 
-/// Encrypts any number of blocks, four at a time.
+/// Encrypts any number of blocks, [`BATCH`] at a time (a short last batch is padded; the
+/// padding's count is public).
 pub(crate) fn encrypt_blocks(keys: &RoundKeys, blocks: &mut [[u8; 16]]) {
-    let mut buf = [0u8; 64];
-    for group in blocks.chunks_mut(4) {
-        for (i, b) in group.iter().enumerate() {
-            buf[16 * i..16 * i + 16].copy_from_slice(b);
-        }
-        encrypt4(keys, &mut buf);
-        for (i, b) in group.iter_mut().enumerate() {
-            b.copy_from_slice(&buf[16 * i..16 * i + 16]);
-        }
+    let s = Schedule::<BatchWord>::new(keys);
+    let mut buf = [[0u8; 16]; BATCH];
+    for group in blocks.chunks_mut(BATCH) {
+        buf[..group.len()].copy_from_slice(group);
+        s.encrypt(&mut buf);
+        group.copy_from_slice(&buf[..group.len()]);
     }
-    zeroize::Zeroize::zeroize(&mut buf);
+    crate::engine::wipe::wipe(&mut buf);
 }
 
 #[cfg(test)]
@@ -236,17 +534,47 @@ mod tests {
 
     #[test]
     fn sbox_matches_definition_for_all_bytes() {
-        let mut buf = [0u8; 64];
-        for base in (0..256).step_by(64) {
-            for (i, b) in buf.iter_mut().enumerate() {
-                *b = (base + i) as u8;
-            }
-            sub_bytes_64(&mut buf);
-            for (i, b) in buf.iter().enumerate() {
-                assert_eq!(*b, sbox_reference((base + i) as u8), "S({})", base + i);
-            }
+        for x in 0..=255u8 {
+            let w = sub_word([x, x ^ 0x5a, x.wrapping_add(1), !x]);
+            let want = [x, x ^ 0x5a, x.wrapping_add(1), !x].map(sbox_reference);
+            assert_eq!(w, want, "S({x})");
         }
         assert_eq!(sbox_reference(0), 0x63);
         assert_eq!(sbox_reference(0x53), 0xed);
+    }
+
+    #[test]
+    fn pack_then_unpack_is_the_identity() {
+        let mut blocks = [[0u8; 16]; 8];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            for (j, x) in b.iter_mut().enumerate() {
+                *x = (i * 16 + j) as u8 ^ 0xa5;
+            }
+        }
+        let mut p = [Lanes::<2>::default(); 8];
+        pack(&blocks, &mut p);
+        let mut out = [[0u8; 16]; 8];
+        unpack(&p, &mut out, 0);
+        assert_eq!(out, blocks);
+    }
+
+    /// FIPS 197 Appendix C: every key size, and every block position of a batch.
+    #[test]
+    fn fips197_appendix_c() {
+        let pt: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+        for (klen, want) in [
+            (16, "69c4e0d86a7b0430d8cdb78070b4c55a"),
+            (24, "dda97ca4864cdfe06eaf70a0ec0d7191"),
+            (32, "8ea2b7ca516745bfeafc49904b496089"),
+        ] {
+            let key: Vec<u8> = (0..klen as u8).collect();
+            let rk = RoundKeys::new(&key).unwrap();
+            let mut blocks = [pt; 11];
+            encrypt_blocks(&rk, &mut blocks);
+            for b in blocks {
+                let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+                assert_eq!(hex, want, "AES-{}", klen * 8);
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ mod hw;
 pub(crate) mod kernels;
 pub(crate) mod portable;
 pub(crate) mod simd;
+pub(crate) mod soft_word;
 pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;

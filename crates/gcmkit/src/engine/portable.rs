@@ -1,4 +1,5 @@
-//! The portable constant-time engine: bitsliced AES, integer-multiply GF(2^128).
+//! The portable constant-time engine: fixsliced AES (`aes::soft`, 8 blocks per batch),
+//! integer-multiply GF(2^128) (`field::soft`).
 
 use super::kernels::Hash;
 use crate::aes::{soft, RoundKeys};
@@ -41,20 +42,31 @@ impl Counter {
 /// XORs the keystream E(K, ctr), E(K, ctr+1), ... into `data`; returns the counter after
 /// the last block used.
 pub fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
+    ctr_xor_with(&soft::Schedule::new(keys), kind, ctr, data)
+}
+
+/// [`ctr_xor`] with the fixsliced round keys already made (callers that run many chunks
+/// make them once).
+fn ctr_xor_with(
+    s: &soft::Schedule<soft::BatchWord>,
+    kind: Counter,
+    ctr: [u8; 16],
+    data: &mut [u8],
+) -> [u8; 16] {
     let mut ctr = ctr;
-    let mut ks = [0u8; 64];
-    for chunk in data.chunks_mut(64) {
-        for i in 0..4 {
-            ks[16 * i..16 * i + 16].copy_from_slice(&kind.add(&ctr, i as u32));
+    let mut ks = [[0u8; 16]; soft::BATCH];
+    for chunk in data.chunks_mut(16 * soft::BATCH) {
+        for (i, k) in ks.iter_mut().enumerate() {
+            *k = kind.add(&ctr, i as u32);
         }
-        soft::encrypt4(keys, &mut ks);
+        s.encrypt(&mut ks);
         let used = chunk.len().div_ceil(16) as u32;
         ctr = kind.add(&ctr, used);
-        for (d, k) in chunk.iter_mut().zip(ks.iter()) {
+        for (d, k) in chunk.iter_mut().zip(ks.as_flattened()) {
             *d ^= k;
         }
     }
-    zeroize::Zeroize::zeroize(&mut ks);
+    crate::engine::wipe::wipe(&mut ks);
     ctr
 }
 
@@ -73,11 +85,12 @@ pub fn ctr_and_hash(
     what: Hash,
 ) -> [u8; 16] {
     let mut ctr = ctr;
+    let schedule = soft::Schedule::new(keys);
     for chunk in data.chunks_mut(4096) {
         if what == Hash::Input {
             hash_update(h, acc, chunk);
         }
-        ctr = ctr_xor(keys, kind, ctr, chunk);
+        ctr = ctr_xor_with(&schedule, kind, ctr, chunk);
         if what == Hash::Output {
             hash_update(h, acc, chunk);
         }
