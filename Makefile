@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-portable bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-aarch64 test-python ct-check interop fuzz-smoke
@@ -51,6 +51,12 @@ bench:
 ## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
 bench-derived:
 	cd bench && $(CARGO) run --release -- derived ../docs/perf
+
+## The portable engine against RustCrypto's software backends (and the aesni engine):
+## docs/perf/portable.md. RustCrypto's backend is fixed at build time: own target dir.
+bench-portable:
+	cd bench && RUSTFLAGS='--cfg aes_backend="soft" --cfg polyval_backend="soft"' \
+		CARGO_TARGET_DIR=target-soft $(CARGO) run --release -- portable ../docs/perf
 
 ## gcmkit encrypt/decrypt of a 1 GiB file against age: writes docs/perf/cli.md.
 bench-cli:

@@ -17,6 +17,7 @@ mod derived;
 mod paper;
 mod peers;
 mod ports;
+mod soft;
 
 use peers::{Alg, Candidate, Op};
 use std::time::Instant;
@@ -83,6 +84,14 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("derived") {
         let ghz = clock::measure_ghz();
         derived::run(
+            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
+            ghz,
+        );
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("portable") {
+        let ghz = clock::measure_ghz();
+        soft::run(
             args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
             ghz,
         );
