@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-portable bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-aarch64 test-python ct-check interop fuzz-smoke
@@ -57,6 +57,13 @@ bench-derived:
 bench-portable:
 	cd bench && RUSTFLAGS='--cfg aes_backend="soft" --cfg polyval_backend="soft"' \
 		CARGO_TARGET_DIR=target-soft $(CARGO) run --release -- portable ../docs/perf
+
+## The armv8 engine's instruction counts per block (Arm speed cannot be measured here):
+## docs/perf/armv8.md, from the disassembly of the aarch64 CLI (after make test-aarch64).
+arm-counts:
+	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+		$(CARGO) build --release -p gcmkit-cli --target aarch64-unknown-linux-gnu
+	$(PYTHON) bench/arm_counts.py target/aarch64-unknown-linux-gnu/release/gcmkit docs/perf/armv8.md
 
 ## gcmkit encrypt/decrypt of a 1 GiB file against age: writes docs/perf/cli.md.
 bench-cli:
