@@ -73,28 +73,16 @@ struct Row {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("paper-tables") {
+    // The report modes: each writes its own file into the output folder.
+    let report: Option<fn(&str, f64)> = match args.get(1).map(String::as_str) {
+        Some("paper-tables") => Some(paper::run),
+        Some("derived") => Some(derived::run),
+        Some("portable") => Some(soft::run),
+        _ => None,
+    };
+    if let Some(run) = report {
         let ghz = clock::measure_ghz();
-        paper::run(
-            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
-            ghz,
-        );
-        return;
-    }
-    if args.get(1).map(String::as_str) == Some("derived") {
-        let ghz = clock::measure_ghz();
-        derived::run(
-            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
-            ghz,
-        );
-        return;
-    }
-    if args.get(1).map(String::as_str) == Some("portable") {
-        let ghz = clock::measure_ghz();
-        soft::run(
-            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
-            ghz,
-        );
+        run(args.get(2).map(String::as_str).unwrap_or("../docs/perf"), ghz);
         return;
     }
     if args.get(1).map(String::as_str) == Some("ports") {
