@@ -975,7 +975,7 @@ fn chunked_open(
     }
 }
 
-/// The engine new key objects use (portable, aesni, avx2, avx512).
+/// The engine new key objects use (portable, aesni, avx2, avx512, armv8).
 #[pyfunction]
 fn engine() -> PyResult<&'static str> {
     Engine::selected()
