@@ -247,36 +247,34 @@ impl Drop for Powers {
 }
 
 /// Absorbs `data` (final partial block zero-padded) into `acc`, eight blocks per
-/// reduction.
+/// reduction. The powers are split only when there is a whole batch: a short input (a
+/// GMAC tag's length block, a few blocks of AAD) splits H alone.
 pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
-    let powers = Powers::new(key);
-    let width = powers.width;
+    let width = key.count.min(8);
     let mut chunks = data.chunks_exact(16 * width);
-    for group in &mut chunks {
-        let mut w = Wide::default();
-        for (i, blk) in group.chunks_exact(16).enumerate() {
-            powers.absorb(&mut w, i, blk, *acc);
+    if chunks.len() > 0 {
+        let powers = Powers::new(key);
+        for group in &mut chunks {
+            let mut w = Wide::default();
+            for (i, blk) in group.chunks_exact(16).enumerate() {
+                powers.absorb(&mut w, i, blk, *acc);
+            }
+            *acc = w.reduce();
         }
-        *acc = w.reduce();
     }
     let rest = chunks.remainder();
-    let mut blocks = rest.chunks_exact(16);
-    for blk in &mut blocks {
-        let mut w = Wide::default();
-        w.add_split(
-            *acc ^ powers.flavor.load(blk.try_into().unwrap_or(&[0; 16])),
-            &powers.split[width - 1],
-        );
-        *acc = w.reduce();
+    if rest.is_empty() {
+        return;
     }
-    let tail = blocks.remainder();
-    if !tail.is_empty() {
+    let mut h = SplitElement::of(key.power(1));
+    for blk in rest.chunks(16) {
         let mut b = [0u8; 16];
-        b[..tail.len()].copy_from_slice(tail);
+        b[..blk.len()].copy_from_slice(blk);
         let mut w = Wide::default();
-        w.add_split(*acc ^ powers.flavor.load(&b), &powers.split[width - 1]);
+        w.add_split(*acc ^ key.flavor.load(&b), &h);
         *acc = w.reduce();
     }
+    h.wipe();
 }
 
 #[cfg(test)]
