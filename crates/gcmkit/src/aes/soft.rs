@@ -10,10 +10,11 @@
 //! - "the same column, one row down" is the whole lane rotated right by 16 bits;
 //! - "the same row, one column on" is each 16-bit group rotated right by 4 bits.
 //!
-//! SubBytes is the Boyar-Matthews-Peralta S-box circuit (32 AND, 77 XOR on planes; its
-//! four XNORs are the affine constant 0x63, folded into the round keys, see below).
-//! The lanes are independent, so with L = 2 the compiler runs the circuit on 128-bit
-//! vector registers where the target has them (SSE2 on x86_64, NEON on aarch64).
+//! SubBytes is the Boyar-Matthews-Peralta S-box circuit: 32 AND and 81 XOR on planes (its
+//! four XNORs become XORs: their complement is the affine constant 0x63, folded into the
+//! round keys, see below). The word type is generic ([`Word`]): SSE2 or NEON registers of
+//! two lanes (8 blocks) where the architecture guarantees them (`engine::soft_word`),
+//! else one u64 lane.
 //!
 //! # Fixslicing (Adomnicai and Peyrin, TCHES 2021/1)
 //! ShiftRows ρ, (ρS)(r, c) = S(r, c + r), would cost a masked rotation per row. Instead
@@ -26,7 +27,7 @@
 //!     MC_j(P) = 2·t xor T_j(P) xor T_j^2(t).
 //! ρ has order 4, so four MC_j variants exist (j = 0 needs no group rotation at all). The
 //! last round has no MixColumns: S_R = ρ^R(SB(P_(R-1)) xor ρ^-R(K_R)), and ρ^(R mod 4) is
-//! applied once, as a byte permutation, when the planes are unpacked. The round keys are
+//! applied once, on the planes before unpacking (row r's columns rotated by r·(R mod 4)). The round keys are
 //! stored pre-permuted (ρ^-i(K_i)) and pre-packed in [`Schedule`].
 //!
 //! The S-box's constant 0x63 in every byte passes through MC_j unchanged (a column of
