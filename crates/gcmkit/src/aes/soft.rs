@@ -441,26 +441,16 @@ impl<W: Word> Schedule<W> {
     /// Encrypts 4·LANES blocks in place.
     #[inline(always)]
     pub(crate) fn encrypt(&self, blocks: &mut [[u8; 16]]) {
-        self.encrypt_with(blocks, |_| {});
-    }
-
-    /// Encrypts 4·LANES blocks in place, calling `between(i)` after the S-box of round
-    /// i + 1 for i = 0 .. rounds - 2 (at least 9 calls). The portable engine hashes one
-    /// block per call there: the hashing runs on the integer multiplier while the
-    /// bitsliced rounds run on the vector unit, and interleaving the two instruction
-    /// streams lets the core overlap them (as the hardware kernels stitch AES and CLMUL).
-    #[inline(always)]
-    pub(crate) fn encrypt_with(&self, blocks: &mut [[u8; 16]], between: impl FnMut(usize)) {
         let mut p = [W::default(); 8];
         pack(blocks, &mut p);
-        self.rounds_on(&mut p, between);
+        self.rounds_on(&mut p);
         unpack(&p, blocks, (self.rounds % 4) as u32);
         crate::engine::wipe::wipe(&mut p);
     }
 
     /// All rounds on packed planes (the caller unpacks with ρ^(rounds mod 4)).
     #[inline(always)]
-    fn rounds_on(&self, p: &mut Planes<W>, mut between: impl FnMut(usize)) {
+    fn rounds_on(&self, p: &mut Planes<W>) {
         let add_key = |p: &mut Planes<W>, k: &Planes<W>| {
             for (x, y) in p.iter_mut().zip(k.iter()) {
                 *x = *x ^ *y;
@@ -469,7 +459,6 @@ impl<W: Word> Schedule<W> {
         add_key(p, &self.k[0]);
         for i in 1..self.rounds {
             sub_bytes(p);
-            between(i - 1);
             mix_columns(p, (i % 4) as u32);
             add_key(p, &self.k[i]);
         }
