@@ -300,6 +300,7 @@ mod tests {
 
     #[test]
     fn nothing_appears_before_commit_and_mode_is_0600() {
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let d = dir("commit");
         let dst = d.join("out");
         let mut o = Output::create(&dst, Overwrite::Never).unwrap();

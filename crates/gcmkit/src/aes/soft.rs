@@ -441,16 +441,27 @@ impl<W: Word> Schedule<W> {
     /// Encrypts 4·LANES blocks in place.
     #[inline(always)]
     pub(crate) fn encrypt(&self, blocks: &mut [[u8; 16]]) {
+        self.encrypt_with(blocks, |_| {});
+    }
+
+    /// Encrypts 4·LANES blocks in place, calling `between(i)` after the S-box of round
+    /// i + 1 for i = 0 .. rounds - 2 (at least 9 calls). The portable engine hashes one
+    /// block per call there (the hashing runs on the integer multiplier, the bitsliced
+    /// rounds on the vector unit), as the hardware kernels stitch AES and CLMUL. The
+    /// overlap is small: 0.200 against 0.196 GB/s for one pass after the other
+    /// (AES-128-GCM, 16 KiB, `make bench-portable` twice each, AMD EPYC Zen 3).
+    #[inline(always)]
+    pub(crate) fn encrypt_with(&self, blocks: &mut [[u8; 16]], between: impl FnMut(usize)) {
         let mut p = [W::default(); 8];
         pack(blocks, &mut p);
-        self.rounds_on(&mut p);
+        self.rounds_on(&mut p, between);
         unpack(&p, blocks, (self.rounds % 4) as u32);
         crate::engine::wipe::wipe(&mut p);
     }
 
     /// All rounds on packed planes (the caller unpacks with ρ^(rounds mod 4)).
     #[inline(always)]
-    fn rounds_on(&self, p: &mut Planes<W>) {
+    fn rounds_on(&self, p: &mut Planes<W>, mut between: impl FnMut(usize)) {
         let add_key = |p: &mut Planes<W>, k: &Planes<W>| {
             for (x, y) in p.iter_mut().zip(k.iter()) {
                 *x = *x ^ *y;
@@ -459,6 +470,7 @@ impl<W: Word> Schedule<W> {
         add_key(p, &self.k[0]);
         for i in 1..self.rounds {
             sub_bytes(p);
+            between(i - 1);
             mix_columns(p, (i % 4) as u32);
             add_key(p, &self.k[i]);
         }

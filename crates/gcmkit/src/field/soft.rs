@@ -220,13 +220,14 @@ pub fn dot(a: u128, b: u128) -> u128 {
 
 /// Up to eight powers of H (H^width .. H^1), split once for many batches of `width`
 /// blocks. Wiped on drop.
-struct Powers {
+pub(crate) struct Powers {
     split: [SplitElement; 8],
+    width: usize,
     flavor: super::Flavor,
 }
 
 impl Powers {
-    fn new(key: &HashKey) -> Self {
+    pub(crate) fn new(key: &HashKey) -> Self {
         let width = key.count.min(8);
         let mut split = [SplitElement::default(); 8];
         for (i, p) in split.iter_mut().enumerate().take(width) {
@@ -234,13 +235,19 @@ impl Powers {
         }
         Powers {
             split,
+            width,
             flavor: key.flavor,
         }
     }
 
+    /// Blocks per reduction.
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
     /// Adds block `i` of a batch (`i` < width; `acc` is added into block 0) times its power.
     #[inline(always)]
-    fn absorb(&self, w: &mut Wide, i: usize, block: &[u8], acc: u128) {
+    pub(crate) fn absorb(&self, w: &mut Wide, i: usize, block: &[u8], acc: u128) {
         let mut x = self.flavor.load(block.try_into().unwrap_or(&[0; 16]));
         if i == 0 {
             x ^= acc;
