@@ -115,3 +115,34 @@ pub(crate) trait Simd: Copy {
         unsafe { Self::Block::expand_key_into(key, rk) }
     }
 }
+
+/// The lane methods of a one-block vector type (`LANES` = 1, `Block` = Self), where each
+/// is the identity: shared by the x86 `Xmm` and the Arm `Neon` backends.
+macro_rules! single_lane_identities {
+    () => {
+        const LANES: usize = 1;
+        type Block = Self;
+        #[inline(always)]
+        unsafe fn broadcast(b: Self) -> Self {
+            b
+        }
+        #[inline(always)]
+        unsafe fn from_lane0(b: Self) -> Self {
+            b
+        }
+        #[inline(always)]
+        unsafe fn lane0(self) -> Self {
+            self
+        }
+        #[inline(always)]
+        unsafe fn fold_lanes(self) -> Self {
+            self
+        }
+        #[inline(always)]
+        unsafe fn lane_offsets() -> Self {
+            // SAFETY: the `Simd` contract (one lane: offset 0).
+            unsafe { Self::zero() }
+        }
+    };
+}
+pub(crate) use single_lane_identities;

@@ -54,8 +54,7 @@ unsafe fn one_dword<const LANE: i32>(n: i32) -> Neon {
 // `Kernels` token, which exists only after detection confirmed them. Loads and stores are
 // unaligned-safe (`vld1q_u8`/`vst1q_u8`) and the caller guarantees 16 valid bytes.
 impl Simd for Neon {
-    const LANES: usize = 1;
-    type Block = Neon;
+    crate::engine::simd::single_lane_identities!();
     #[inline(always)]
     unsafe fn from_u128(x: u128) -> Self {
         // SAFETY: the `Simd` contract; aarch64 Linux is little-endian, so the integer's
@@ -92,22 +91,6 @@ impl Simd for Neon {
         unsafe { vst1q_u8(p, self.0) }
     }
     #[inline(always)]
-    unsafe fn broadcast(b: Neon) -> Self {
-        b
-    }
-    #[inline(always)]
-    unsafe fn from_lane0(b: Neon) -> Self {
-        b
-    }
-    #[inline(always)]
-    unsafe fn lane0(self) -> Neon {
-        self
-    }
-    #[inline(always)]
-    unsafe fn fold_lanes(self) -> Neon {
-        self
-    }
-    #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         // SAFETY: the `Simd` contract.
         unsafe { Neon(veorq_u8(self.0, o.0)) }
@@ -132,11 +115,6 @@ impl Simd for Neon {
     unsafe fn splat_dword0(n: i32) -> Self {
         // SAFETY: the `Simd` contract.
         unsafe { one_dword::<0>(n) }
-    }
-    #[inline(always)]
-    unsafe fn lane_offsets() -> Self {
-        // SAFETY: the `Simd` contract (one lane: offset 0).
-        unsafe { Self::zero() }
     }
     #[inline(always)]
     unsafe fn aesenc(self, k: Self) -> Self {

@@ -40,8 +40,7 @@ pub(crate) struct Zmm(__m512i);
 // stores go through the unaligned forms and the caller guarantees `16 * LANES` valid bytes
 // at the pointer.
 impl Simd for Xmm {
-    const LANES: usize = 1;
-    type Block = Xmm;
+    crate::engine::simd::single_lane_identities!();
     #[inline(always)]
     unsafe fn from_u128(x: u128) -> Self {
         // SAFETY: the `Simd` contract (this width's target features are enabled and
@@ -77,22 +76,6 @@ impl Simd for Xmm {
     #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
         unsafe { _mm_storeu_si128(p.cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn broadcast(b: Xmm) -> Self {
-        b
-    }
-    #[inline(always)]
-    unsafe fn from_lane0(b: Xmm) -> Self {
-        b
-    }
-    #[inline(always)]
-    unsafe fn lane0(self) -> Xmm {
-        self
-    }
-    #[inline(always)]
-    unsafe fn fold_lanes(self) -> Xmm {
-        self
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
@@ -153,12 +136,6 @@ impl Simd for Xmm {
         // SAFETY: the `Simd` contract (this width's target features are enabled and
         // present; pointers valid for the bytes named).
         unsafe { Xmm(_mm_add_epi32(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn lane_offsets() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_setzero_si128()) }
     }
     #[inline(always)]
     unsafe fn splat_dword0(n: i32) -> Self {
