@@ -102,11 +102,16 @@ where
     TagSize: self::TagSize,
 {
     fn new(key: &Key<Self>) -> Self {
-        let inner = new_or_portable(|e| {
-            crate::AesGcm::with_engine(key.as_slice(), e)?.with_tag_len(TagSize::USIZE)
-        });
+        Self::from_key(key.as_slice(), TagSize::USIZE)
+    }
+}
+
+impl<Aes, NonceSize, TagSize: self::TagSize> AesGcm<Aes, NonceSize, TagSize> {
+    /// The key object for both `aead` generations' `KeyInit` (the key's length is fixed by
+    /// its type there, so construction cannot fail; see `new_or_portable`).
+    pub(crate) fn from_key(key: &[u8], tag_len: usize) -> Self {
         AesGcm {
-            inner,
+            inner: new_or_portable(|e| crate::AesGcm::with_engine(key, e)?.with_tag_len(tag_len)),
             types: PhantomData,
         }
     }

@@ -68,8 +68,15 @@ impl<Aes: AesKeySize> KeySizeUser for AesGcmSiv<Aes> {
 
 impl<Aes: AesKeySize> KeyInit for AesGcmSiv<Aes> {
     fn new(key: &Key<Self>) -> Self {
+        Self::from_key(key.as_slice())
+    }
+}
+
+impl<Aes> AesGcmSiv<Aes> {
+    /// The key object for both `aead` generations' `KeyInit`.
+    pub(crate) fn from_key(key: &[u8]) -> Self {
         AesGcmSiv {
-            inner: new_or_portable(|e| crate::AesGcmSiv::with_engine(key.as_slice(), e)),
+            inner: new_or_portable(|e| crate::AesGcmSiv::with_engine(key, e)),
             types: PhantomData,
         }
     }

@@ -18,11 +18,9 @@ pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySi
 pub use aes08 as aes;
 
 use super::AesKeySize;
-use crate::compat::new_or_portable;
 use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::{ArrayLength, GenericArray};
-use core::marker::PhantomData;
 
 /// Maximum length of associated data.
 pub const A_MAX: u64 = 1 << 36;
@@ -60,13 +58,7 @@ impl<Aes: AesKeySize, NonceSize, TagSize: self::TagSize> KeyInit
     for AesGcm<Aes, NonceSize, TagSize>
 {
     fn new(key: &Key<Self>) -> Self {
-        let inner = new_or_portable(|e| {
-            crate::AesGcm::with_engine(key.as_slice(), e)?.with_tag_len(TagSize::USIZE)
-        });
-        AesGcm {
-            inner,
-            types: PhantomData,
-        }
+        Self::from_key(key.as_slice(), TagSize::USIZE)
     }
 }
 

@@ -17,11 +17,9 @@ pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySi
 pub use aes08 as aes;
 
 use super::AesKeySize;
-use crate::compat::new_or_portable;
 use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::GenericArray;
-use core::marker::PhantomData;
 
 /// Maximum length of associated data.
 pub const A_MAX: u64 = 1 << 36;
@@ -54,10 +52,7 @@ impl<Aes: AesKeySize> KeySizeUser for AesGcmSiv<Aes> {
 
 impl<Aes: AesKeySize> KeyInit for AesGcmSiv<Aes> {
     fn new(key: &Key<Self>) -> Self {
-        AesGcmSiv {
-            inner: new_or_portable(|e| crate::AesGcmSiv::with_engine(key.as_slice(), e)),
-            types: PhantomData,
-        }
+        Self::from_key(key.as_slice())
     }
 }
 

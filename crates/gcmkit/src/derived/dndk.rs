@@ -7,7 +7,6 @@ use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::dndk::{inputs, outputs, MAX_NONCE, MIN_NONCE};
-use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -135,38 +134,4 @@ impl DndkGcm {
     }
 }
 
-impl AeadMode for DndkGcm {
-    fn limits(&self) -> Limits {
-        super::limits(if self.commit { 16 + COMMITMENT_LEN } else { 16 })
-    }
-
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        self.seal_data(nonce, aad, Data::InPlace(buf))
-    }
-
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        self.open_data(nonce, aad, Data::InPlace(buf), tag)
-    }
-
-    fn seal_copy(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-    ) -> Result<Tag, Error> {
-        let (dk, kc, iv) = self.derive(nonce)?;
-        Ok(self.tag(self.root.seal(&dk, &iv, aad, Data::Copy(src, out))?, &kc))
-    }
-
-    fn open_copy(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        self.open_data(nonce, aad, Data::Copy(src, out), tag)
-    }
-}
+super::aead_mode_from_data!(DndkGcm, |s| if s.commit { 16 + COMMITMENT_LEN } else { 16 });

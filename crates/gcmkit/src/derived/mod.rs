@@ -99,3 +99,52 @@ pub(crate) fn limits(tag_len: usize) -> crate::mode::Limits {
         max_data: MAX_PLAINTEXT,
     }
 }
+
+/// `AeadMode` for a derived-key construction from its `seal_data`/`open_data` (in place
+/// or from a source, one body each) and its tag length.
+macro_rules! aead_mode_from_data {
+    ($ty:ty, |$s:ident| $tag_len:expr) => {
+        impl crate::mode::AeadMode for $ty {
+            fn limits(&self) -> crate::mode::Limits {
+                let $s = self;
+                super::limits($tag_len)
+            }
+
+            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+                self.seal_data(nonce, aad, Data::InPlace(buf))
+            }
+
+            fn open(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                self.open_data(nonce, aad, Data::InPlace(buf), tag)
+            }
+
+            fn seal_copy(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                src: &[u8],
+                out: &mut [u8],
+            ) -> Result<Tag, Error> {
+                self.seal_data(nonce, aad, Data::Copy(src, out))
+            }
+
+            fn open_copy(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                src: &[u8],
+                out: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                self.open_data(nonce, aad, Data::Copy(src, out), tag)
+            }
+        }
+    };
+}
+pub(crate) use aead_mode_from_data;

@@ -6,7 +6,6 @@ use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::xaes::{cmac_k1, prf_inputs};
-use crate::mode::{AeadMode, Limits};
 use crate::tag::Tag;
 use zeroize::Zeroizing;
 
@@ -84,37 +83,4 @@ impl XAes256Gcm {
     }
 }
 
-impl AeadMode for XAes256Gcm {
-    fn limits(&self) -> Limits {
-        super::limits(16)
-    }
-
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        self.seal_data(nonce, aad, Data::InPlace(buf))
-    }
-
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        self.open_data(nonce, aad, Data::InPlace(buf), tag)
-    }
-
-    fn seal_copy(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-    ) -> Result<Tag, Error> {
-        self.seal_data(nonce, aad, Data::Copy(src, out))
-    }
-
-    fn open_copy(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        self.open_data(nonce, aad, Data::Copy(src, out), tag)
-    }
-}
+super::aead_mode_from_data!(XAes256Gcm, |_s| 16);

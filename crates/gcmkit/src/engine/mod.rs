@@ -456,28 +456,14 @@ impl Kernels {
         kind: Counter,
         y0: &[u8; 16],
         aad: &[u8],
-        mut data: Data<'_>,
+        data: Data<'_>,
         decrypt: bool,
     ) -> [u8; 16] {
-        let len = data.dst().len();
+        let what = if decrypt { Hash::Input } else { Hash::Output };
         dispatch!(
             self,
-            {
-                let mut acc = 0u128;
-                self.hash_update(h, &mut acc, aad);
-                let what = if decrypt { Hash::Input } else { Hash::Output };
-                self.ctr_and_hash(keys, h, (kind, kind.add(y0, 1)), &mut acc, data, what);
-                self.gcm_finish(keys, h, y0, acc, aad.len(), len)
-            },
-            |m| m::gcm_whole(
-                keys,
-                h,
-                kind,
-                y0,
-                aad,
-                data.io(),
-                if decrypt { Hash::Input } else { Hash::Output }
-            )
+            portable::gcm_whole(keys, h, kind, y0, aad, data.into_in_place(), what),
+            |m| m::gcm_whole(keys, h, kind, y0, aad, data.io(), what)
         )
     }
 

@@ -87,10 +87,60 @@ pub fn ctr_and_hash(
     what: Hash,
 ) -> [u8; 16] {
     let schedule = soft::Schedule::new(keys);
-    let powers = field_soft::Powers::new(h);
+    let powers = field_soft::Powers::for_len(h, data.len());
+    ctr_and_hash_with(&schedule, &powers, (kind, ctr), acc, data, what)
+}
+
+/// Whole AES-GCM (tag before truncation) on the portable engine, with the fixsliced round
+/// keys and the split powers of H made once for the AAD, the data, the length block and
+/// E(K, Y0).
+#[allow(clippy::too_many_arguments)]
+pub fn gcm_whole(
+    keys: &RoundKeys,
+    h: &HashKey,
+    kind: Counter,
+    y0: &[u8; 16],
+    aad: &[u8],
+    data: &mut [u8],
+    what: Hash,
+) -> [u8; 16] {
+    let schedule = soft::Schedule::new(keys);
+    let powers = field_soft::Powers::for_len(h, aad.len().max(data.len()));
+    let mut acc = 0u128;
+    powers.update(&mut acc, aad);
+    let len = data.len();
+    ctr_and_hash_with(
+        &schedule,
+        &powers,
+        (kind, kind.add(y0, 1)),
+        &mut acc,
+        data,
+        what,
+    );
+    powers.update(
+        &mut acc,
+        &crate::field::gcm_length_block(aad.len() as u64, len as u64),
+    );
+    let mut m = [[0u8; 16]; soft::BATCH];
+    m[0] = *y0;
+    schedule.encrypt(&mut m);
+    let tag = crate::gcm::tag_from_ghash(acc, &m[0]);
+    crate::engine::wipe::wipe(&mut m);
+    tag
+}
+
+/// [`ctr_and_hash`] with the round keys and powers already made.
+fn ctr_and_hash_with(
+    schedule: &soft::Schedule<soft::BatchWord>,
+    powers: &field_soft::Powers,
+    (kind, ctr): (Counter, [u8; 16]),
+    acc: &mut u128,
+    data: &mut [u8],
+    what: Hash,
+) -> [u8; 16] {
     let bb = 16 * soft::BATCH;
-    // Stitching hashes one batch per batch of keystream: it needs as many powers of H.
-    let batches = if powers.width() == soft::BATCH {
+    // Stitching hashes one batch per batch of keystream: it needs as many split powers.
+    let batches = if powers.batch_blocks() == soft::BATCH {
         data.len() / bb
     } else {
         0
@@ -127,15 +177,15 @@ pub fn ctr_and_hash(
     crate::engine::wipe::wipe(&mut ks);
     let done = batches * bb;
     if what == Hash::Output && batches > 0 {
-        hash_update(h, acc, &data[done - bb..done]);
+        powers.update(acc, &data[done - bb..done]);
     }
     let rest = &mut data[done..];
     if what == Hash::Input {
-        hash_update(h, acc, rest);
+        powers.update(acc, rest);
     }
-    ctr = ctr_xor_with(&schedule, kind, ctr, rest);
+    ctr = ctr_xor_with(schedule, kind, ctr, rest);
     if what == Hash::Output {
-        hash_update(h, acc, rest);
+        powers.update(acc, rest);
     }
     ctr
 }

@@ -219,30 +219,42 @@ pub fn dot(a: u128, b: u128) -> u128 {
 }
 
 /// Up to eight powers of H (H^width .. H^1), split once for many batches of `width`
-/// blocks. Wiped on drop.
+/// blocks, or H alone when no whole batch is coming (a GMAC tag's length block, a few
+/// blocks of AAD: splitting eight powers would cost more than hashing them). Wiped on drop.
 pub(crate) struct Powers {
     split: [SplitElement; 8],
     width: usize,
+    /// All `width` powers are split (else only H, at `split[width - 1]`).
+    full: bool,
     flavor: super::Flavor,
 }
 
 impl Powers {
-    pub(crate) fn new(key: &HashKey) -> Self {
+    /// The powers an input of `len` bytes needs.
+    pub(crate) fn for_len(key: &HashKey, len: usize) -> Self {
         let width = key.count.min(8);
+        let full = len >= 16 * width;
         let mut split = [SplitElement::default(); 8];
         for (i, p) in split.iter_mut().enumerate().take(width) {
-            *p = SplitElement::of(key.power(width - i));
+            if full || i == width - 1 {
+                *p = SplitElement::of(key.power(width - i));
+            }
         }
         Powers {
             split,
             width,
+            full,
             flavor: key.flavor,
         }
     }
 
-    /// Blocks per reduction.
-    pub(crate) fn width(&self) -> usize {
-        self.width
+    /// Blocks per reduction when all powers are split, else 0 (no batches).
+    pub(crate) fn batch_blocks(&self) -> usize {
+        if self.full {
+            self.width
+        } else {
+            0
+        }
     }
 
     /// Adds block `i` of a batch (`i` < width; `acc` is added into block 0) times its power.
@@ -253,6 +265,27 @@ impl Powers {
             x ^= acc;
         }
         w.add_split(x, &self.split[i]);
+    }
+
+    /// Absorbs `data` (final partial block zero-padded) into `acc`: whole batches with one
+    /// reduction each (when all powers are split), the rest block by block with H.
+    pub(crate) fn update(&self, acc: &mut u128, data: &[u8]) {
+        let batch = 16 * self.batch_blocks();
+        let whole = data.len().checked_div(batch).map_or(0, |n| n * batch);
+        for group in data[..whole].chunks_exact(batch.max(16)) {
+            let mut w = Wide::default();
+            for (i, blk) in group.chunks_exact(16).enumerate() {
+                self.absorb(&mut w, i, blk, *acc);
+            }
+            *acc = w.reduce();
+        }
+        for blk in data[whole..].chunks(16) {
+            let mut b = [0u8; 16];
+            b[..blk.len()].copy_from_slice(blk);
+            let mut w = Wide::default();
+            w.add_split(*acc ^ self.flavor.load(&b), &self.split[self.width - 1]);
+            *acc = w.reduce();
+        }
     }
 }
 
@@ -265,34 +298,9 @@ impl Drop for Powers {
 }
 
 /// Absorbs `data` (final partial block zero-padded) into `acc`, eight blocks per
-/// reduction. The powers are split only when there is a whole batch: a short input (a
-/// GMAC tag's length block, a few blocks of AAD) splits H alone.
+/// reduction.
 pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
-    let width = key.count.min(8);
-    let mut chunks = data.chunks_exact(16 * width);
-    if chunks.len() > 0 {
-        let powers = Powers::new(key);
-        for group in &mut chunks {
-            let mut w = Wide::default();
-            for (i, blk) in group.chunks_exact(16).enumerate() {
-                powers.absorb(&mut w, i, blk, *acc);
-            }
-            *acc = w.reduce();
-        }
-    }
-    let rest = chunks.remainder();
-    if rest.is_empty() {
-        return;
-    }
-    let mut h = SplitElement::of(key.power(1));
-    for blk in rest.chunks(16) {
-        let mut b = [0u8; 16];
-        b[..blk.len()].copy_from_slice(blk);
-        let mut w = Wide::default();
-        w.add_split(*acc ^ key.flavor.load(&b), &h);
-        *acc = w.reduce();
-    }
-    h.wipe();
+    Powers::for_len(key, data.len()).update(acc, data);
 }
 
 #[cfg(test)]
