@@ -76,6 +76,11 @@ def main(binary, out):
     if ("stitched", "AES-128") not in rows or ("ctr_xor", "AES-128") not in rows:
         sys.exit("armv8 AES-128 CTR and stitched loops not found: is this the aarch64 "
                  "build of gcmkit, and are the intrinsics inlined?")
+    # The fold of the trait's AESMC(AESE(s, 0)) xor k into AESE(s, k) must have happened:
+    # unfolded, CTR would carry one EOR per round (10 a block on AES-128) instead of ~2.
+    eor = rows[("ctr_xor", "AES-128")][1]["eor"] / 8
+    if eor >= 5:
+        sys.exit(f"AES-128 CTR has {eor} EOR per block: the round-key XOR was not folded into AESE")
     # The intrinsics must be inlined: a call from an entry point into core::arch's
     # functions would run each AESE/PMULL out of line.
     for name, body in functions(binary):

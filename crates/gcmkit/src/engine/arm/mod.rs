@@ -7,9 +7,9 @@
 //! the Crypto Extensions), so one name covers AESE/AESMC and the 64x64 carry-less product.
 //!
 //! Batch shape: 8 independent AES chains interleaved with 8 blocks of GHASH per batch and
-//! one reduction per 8 blocks, as on the AES-NI engine. AArch64 has 32 vector registers,
-//! enough for 8 states, the 11-15 round keys and the hash accumulators without spilling
-//! on AES-128.
+//! one reduction per 8 blocks, as on the AES-NI engine (AArch64's 32 vector registers
+//! hold the 8 states and the 11-15 round keys; docs/perf/armv8.md counts the loads and
+//! stores per block).
 
 // The NEON/AES intrinsics are `#[inline(always)]` with their own target features, which
 // the trait methods wrapping them cannot carry (`target_feature` and `inline(always)`

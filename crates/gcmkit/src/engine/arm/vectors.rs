@@ -6,7 +6,8 @@
 //! AESMC = MixColumns. So `aesenc(s, k)` is AESMC(AESE(s, 0)) xor k, and the xor k is
 //! the next round's AddRoundKey. LLVM folds AESE(x xor k, 0) into AESE(x, k), so a chain
 //! of these compiles to the native AESE k_i; AESMC pairs (which cores fuse), with one
-//! EOR for the last key (checked in the disassembly: docs/perf/engines.md, "armv8").
+//! EOR for the last key (checked in the disassembly: docs/perf/armv8.md, `make arm-counts`, which
+//! `make test-aarch64` also runs).
 //!
 //! # Carry-less products
 //! `clmul::<IMM>` picks qwords as PCLMULQDQ does (IMM bit 0: self's, bit 4: o's) and runs
