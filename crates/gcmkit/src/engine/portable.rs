@@ -160,13 +160,9 @@ fn ctr_and_hash_with(
             Hash::Output => None,
         };
         if let Some(src) = src {
-            let mut w = field_soft::Wide::default();
-            schedule.encrypt_with(&mut ks, |i| {
-                if i < soft::BATCH {
-                    powers.absorb(&mut w, i, &src[16 * i..16 * i + 16], *acc);
-                }
-            });
-            *acc = w.reduce();
+            let mut hash = field_soft::BatchHash::new(powers, &src[..bb], *acc);
+            schedule.encrypt_with(&mut ks, |i, k| hash.slot(i, k));
+            *acc = hash.finish();
         } else {
             schedule.encrypt(&mut ks);
         }

@@ -84,81 +84,63 @@ impl ResidueSum {
     }
 }
 
-/// One 64-bit operand ready for full products: its residues and its reversal's.
-#[derive(Clone, Copy, Default)]
-struct Operand {
-    fwd: Residues,
-    rev: Residues,
+/// The six 64-bit operands of one side of a Karatsuba product a·b, a = a1·x^64 + a0:
+/// the halves a0, a1 and their sum a0 + a1 (for the low, high and middle products), each
+/// followed by its bit reversal (for that product's high half). Part k of a is multiplied
+/// with part k of b; [`PARTS`] partial products make one field product.
+#[inline(always)]
+fn parts_of(a: u128) -> [u64; PARTS] {
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (r0, r1) = (a0.reverse_bits(), a1.reverse_bits());
+    // The reversal of the halves' sum is the sum of their reversals.
+    [a0, r0, a1, r1, a0 ^ a1, r0 ^ r1]
 }
 
-impl Operand {
-    #[inline(always)]
-    fn of(a: u64) -> Self {
-        Operand {
-            fwd: Residues::of(a),
-            rev: Residues::of(a.reverse_bits()),
-        }
-    }
-}
+/// Partial products per field product: low halves and reversed high halves of the low,
+/// high and middle Karatsuba products.
+pub(crate) const PARTS: usize = 6;
 
-/// A 64x64 product kept as (low half, reversed high half before its final shift): a
-/// sum of these is finished once by [`finish`].
-#[derive(Clone, Copy, Default)]
-struct Half2 {
-    lo: ResidueSum,
-    rev_hi: ResidueSum,
-}
-
-impl Half2 {
-    #[inline(always)]
-    fn add(&mut self, a: &Operand, b: &Operand) {
-        self.lo.add(&a.fwd, &b.fwd);
-        self.rev_hi.add(&a.rev, &b.rev);
-    }
-
-    /// The 128-bit product (sum).
-    #[inline(always)]
-    fn finish(self) -> u128 {
-        (((self.rev_hi.value().reverse_bits() >> 1) as u128) << 64) | self.lo.value() as u128
-    }
+/// The 128-bit carry-less product (sum) from its low half and its reversed high half.
+#[inline(always)]
+fn finish(lo: ResidueSum, rev_hi: ResidueSum) -> u128 {
+    (((rev_hi.value().reverse_bits() >> 1) as u128) << 64) | lo.value() as u128
 }
 
 /// 64 x 64 -> 128-bit carry-less product (the tests' window onto the multiplier).
 #[cfg(test)]
 fn clmul64(a: u64, b: u64) -> u128 {
-    let mut p = Half2::default();
-    p.add(&Operand::of(a), &Operand::of(b));
-    p.finish()
+    let (mut lo, mut rev_hi) = (ResidueSum::default(), ResidueSum::default());
+    lo.add(&Residues::of(a), &Residues::of(b));
+    rev_hi.add(
+        &Residues::of(a.reverse_bits()),
+        &Residues::of(b.reverse_bits()),
+    );
+    finish(lo, rev_hi)
 }
 
-/// A field element split for Karatsuba: low half, high half, their sum.
+/// A field element's [`parts_of`], split into residues once (the key side: powers of H).
 #[derive(Clone, Copy, Default)]
-struct SplitElement([Operand; 3]);
+struct SplitElement([Residues; PARTS]);
 
 impl SplitElement {
     #[inline(always)]
     fn of(a: u128) -> Self {
-        let (a0, a1) = (a as u64, (a >> 64) as u64);
-        SplitElement([Operand::of(a0), Operand::of(a1), Operand::of(a0 ^ a1)])
+        SplitElement(parts_of(a).map(Residues::of))
     }
 
     /// Overwrites the split (it holds key material).
     fn wipe(&mut self) {
-        for op in self.0.iter_mut() {
-            crate::engine::wipe::wipe(&mut op.fwd.0);
-            crate::engine::wipe::wipe(&mut op.rev.0);
+        for r in self.0.iter_mut() {
+            crate::engine::wipe::wipe(&mut r.0);
         }
     }
 }
 
-/// An unreduced sum of products in Karatsuba form (lo, mid, hi halves as [`Half2`]);
-/// `mid` still holds (a0+a1)(b0+b1), lo and hi are folded in at reduction.
+/// An unreduced sum of products in Karatsuba form: one [`ResidueSum`] per part (see
+/// [`parts_of`]); the middle product still holds (a0+a1)(b0+b1), the low and high ones
+/// are folded into it at reduction.
 #[derive(Clone, Copy, Default)]
-pub struct Wide {
-    lo: Half2,
-    mid: Half2,
-    hi: Half2,
-}
+pub struct Wide([ResidueSum; PARTS]);
 
 impl Wide {
     /// Adds the product a·b.
@@ -169,20 +151,21 @@ impl Wide {
         b.wipe();
     }
 
-    /// Adds the product a·b with b already split. Only a's halves are reversed here; the
-    /// reversal of their sum is the sum of their reversals.
+    /// Adds the product a·b with b already split.
     #[inline(always)]
     fn add_split(&mut self, a: u128, b: &SplitElement) {
-        let (a0, a1) = (a as u64, (a >> 64) as u64);
-        let (r0, r1) = (a0.reverse_bits(), a1.reverse_bits());
-        let op = |f: u64, r: u64| Operand {
-            fwd: Residues::of(f),
-            rev: Residues::of(r),
-        };
-        self.lo.add(&op(a0, r0), &b.0[0]);
-        self.hi.add(&op(a1, r1), &b.0[1]);
-        self.mid.add(&op(a0 ^ a1, r0 ^ r1), &b.0[2]);
+        let a = parts_of(a);
+        for k in 0..PARTS {
+            self.add_part(k, a[k], b);
+        }
     }
+
+    /// Adds partial product `k` of a·b, given part `k` of a (`parts_of`).
+    #[inline(always)]
+    fn add_part(&mut self, k: usize, a_k: u64, b: &SplitElement) {
+        self.0[k].add(&Residues::of(a_k), &b.0[k]);
+    }
+
     /// Montgomery reduction: returns (this product)·x^-128 mod p.
     ///
     /// With c = c3·x^192 + c2·x^128 + c1·x^64 + c0, adding c0·p clears c0 (p = 1 mod
@@ -191,7 +174,8 @@ impl Wide {
     /// c·x^-128 mod p and has degree < 128.
     #[inline]
     pub fn reduce(self) -> u128 {
-        let (lo, mid, hi) = (self.lo.finish(), self.mid.finish(), self.hi.finish());
+        let z = self.0;
+        let (lo, hi, mid) = (finish(z[0], z[1]), finish(z[2], z[3]), finish(z[4], z[5]));
         let mid = mid ^ lo ^ hi;
         let lo = lo ^ (mid << 64);
         let hi = hi ^ (mid >> 64);
@@ -287,6 +271,60 @@ impl Powers {
             w.add_split(*acc ^ self.flavor.load(&b), &self.split[self.width - 1]);
             *acc = w.reduce();
         }
+    }
+}
+
+/// One batch of blocks hashed in [`PARTS`] slots per block, for stitching into the
+/// rounds of the batch's keystream (`aes::soft::Schedule::encrypt_with`). The slots are
+/// small (one partial product each, about 50 instructions) so that the CPU's reorder
+/// window holds AES and multiplier work at once: whole blocks (about 440 instructions)
+/// between whole rounds ran one after the other.
+pub(crate) struct BatchHash<'a> {
+    powers: &'a Powers,
+    src: &'a [u8],
+    acc: u128,
+    parts: [u64; PARTS],
+    w: Wide,
+}
+
+impl<'a> BatchHash<'a> {
+    /// Hashing of the whole batch `src` (`16 · batch_blocks()` bytes) into `acc`.
+    #[inline(always)]
+    pub(crate) fn new(powers: &'a Powers, src: &'a [u8], acc: u128) -> Self {
+        BatchHash {
+            powers,
+            src,
+            acc,
+            parts: [0; PARTS],
+            w: Wide::default(),
+        }
+    }
+
+    /// Slot `k` (< [`PARTS`]) of block `i`: slot 0 loads and splits the block, each slot
+    /// adds one partial product. Blocks past the batch are ignored.
+    #[inline(always)]
+    pub(crate) fn slot(&mut self, i: usize, k: usize) {
+        if i >= self.powers.width {
+            return;
+        }
+        if k == 0 {
+            let block = &self.src[16 * i..16 * i + 16];
+            let mut x = self
+                .powers
+                .flavor
+                .load(block.try_into().unwrap_or(&[0; 16]));
+            if i == 0 {
+                x ^= self.acc;
+            }
+            self.parts = parts_of(x);
+        }
+        self.w.add_part(k, self.parts[k], &self.powers.split[i]);
+    }
+
+    /// The new accumulator (every slot of every block must have run).
+    #[inline(always)]
+    pub(crate) fn finish(self) -> u128 {
+        self.w.reduce()
     }
 }
 
