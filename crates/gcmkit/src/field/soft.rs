@@ -154,9 +154,8 @@ impl Wide {
     /// Adds the product a·b with b already split.
     #[inline(always)]
     fn add_split(&mut self, a: u128, b: &SplitElement) {
-        let a = parts_of(a);
-        for k in 0..PARTS {
-            self.add_part(k, a[k], b);
+        for (k, a_k) in parts_of(a).into_iter().enumerate() {
+            self.add_part(k, a_k, b);
         }
     }
 
