@@ -42,7 +42,16 @@ struct Residues([u64; 4]);
 impl Residues {
     #[inline(always)]
     fn of(a: u64) -> Self {
-        Residues([a & M4[0], a & M4[1], a & M4[2], a & M4[3]])
+        Self::with_masks(a, &M4)
+    }
+
+    /// [`Residues::of`] with the masks read from `m` (= [`M4`]). In the hashing loops `m`
+    /// is an opaque copy in memory, so each mask is an AND's memory operand: as
+    /// constants, the compiler rematerialized them (64-bit immediates, one instruction
+    /// each) under register pressure.
+    #[inline(always)]
+    fn with_masks(a: u64, m: &[u64; 4]) -> Self {
+        Residues([a & m[0], a & m[1], a & m[2], a & m[3]])
     }
 }
 
@@ -147,22 +156,22 @@ impl Wide {
     #[inline]
     pub fn add_product(&mut self, a: u128, b: u128) {
         let mut b = SplitElement::of(b);
-        self.add_split(a, &b);
+        self.add_split(a, &b, &M4);
         b.wipe();
     }
 
     /// Adds the product a·b with b already split.
     #[inline(always)]
-    fn add_split(&mut self, a: u128, b: &SplitElement) {
+    fn add_split(&mut self, a: u128, b: &SplitElement, m: &[u64; 4]) {
         for (k, a_k) in parts_of(a).into_iter().enumerate() {
-            self.add_part(k, a_k, b);
+            self.add_part(k, a_k, b, m);
         }
     }
 
     /// Adds partial product `k` of a·b, given part `k` of a (`parts_of`).
     #[inline(always)]
-    fn add_part(&mut self, k: usize, a_k: u64, b: &SplitElement) {
-        self.0[k].add(&Residues::of(a_k), &b.0[k]);
+    fn add_part(&mut self, k: usize, a_k: u64, b: &SplitElement, m: &[u64; 4]) {
+        self.0[k].add(&Residues::with_masks(a_k, m), &b.0[k]);
     }
 
     /// Montgomery reduction: returns (this product)·x^-128 mod p.
@@ -211,6 +220,8 @@ pub(crate) struct Powers {
     /// All `width` powers are split (else only H, at `split[width - 1]`).
     full: bool,
     flavor: super::Flavor,
+    /// [`M4`], opaque to the optimizer (see [`Residues::with_masks`]).
+    masks: [u64; 4],
 }
 
 impl Powers {
@@ -229,6 +240,7 @@ impl Powers {
             width,
             full,
             flavor: key.flavor,
+            masks: core::hint::black_box(M4),
         }
     }
 
@@ -248,7 +260,7 @@ impl Powers {
         if i == 0 {
             x ^= acc;
         }
-        w.add_split(x, &self.split[i]);
+        w.add_split(x, &self.split[i], &self.masks);
     }
 
     /// Absorbs `data` (final partial block zero-padded) into `acc`: whole batches with one
@@ -267,7 +279,11 @@ impl Powers {
             let mut b = [0u8; 16];
             b[..blk.len()].copy_from_slice(blk);
             let mut w = Wide::default();
-            w.add_split(*acc ^ self.flavor.load(&b), &self.split[self.width - 1]);
+            w.add_split(
+                *acc ^ self.flavor.load(&b),
+                &self.split[self.width - 1],
+                &self.masks,
+            );
             *acc = w.reduce();
         }
     }
@@ -306,18 +322,16 @@ impl<'a> BatchHash<'a> {
         if i >= self.powers.width {
             return;
         }
+        let p = self.powers;
         if k == 0 {
             let block = &self.src[16 * i..16 * i + 16];
-            let mut x = self
-                .powers
-                .flavor
-                .load(block.try_into().unwrap_or(&[0; 16]));
+            let mut x = p.flavor.load(block.try_into().unwrap_or(&[0; 16]));
             if i == 0 {
                 x ^= self.acc;
             }
             self.parts = parts_of(x);
         }
-        self.w.add_part(k, self.parts[k], &self.powers.split[i]);
+        self.w.add_part(k, self.parts[k], &p.split[i], &p.masks);
     }
 
     /// The new accumulator (every slot of every block must have run).
