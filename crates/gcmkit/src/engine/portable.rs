@@ -76,8 +76,8 @@ pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
 
 /// CTR with the hash of the input (before it is decrypted) or of the output absorbed into
 /// `acc`. Whole batches are stitched: the batch's keystream is computed while the batch's
-/// input, or the previous batch's output, is hashed between its rounds
-/// (`Schedule::encrypt_with`), one reduction per batch.
+/// input, or the previous batch's output, is hashed in small slots inside its rounds
+/// (`Schedule::encrypt_with`, `field::soft::BatchHash`), one reduction per batch.
 pub fn ctr_and_hash(
     keys: &RoundKeys,
     h: &HashKey,
