@@ -76,6 +76,31 @@ fn measure(mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8>, mut f: impl FnMut(&
 
 /// The negative control: a byte-by-byte comparison that stops at the first difference.
 #[inline(never)]
+/// A fixed-vs-random check of `mode`'s encryption of 512-byte inputs from `prep`.
+fn encrypt_check<'a>(
+    mode: &'a impl AeadMode,
+    mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8> + 'a,
+) -> Box<dyn FnMut() -> f64 + 'a> {
+    Box::new(move || {
+        let mut buf = vec![0u8; 512];
+        measure(&mut prep, |p| {
+            buf.copy_from_slice(p);
+            drop(black_box(
+                mode.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
+            ));
+        })
+    })
+}
+
+/// Inputs of a tag check's two classes: `good` with byte 0 flipped (class 0) or byte 15.
+fn flipped(good: &[u8]) -> impl FnMut(usize, &mut Rng) -> Vec<u8> + '_ {
+    move |class, _| {
+        let mut t = good.to_vec();
+        t[if class == 0 { 0 } else { 15 }] ^= 1;
+        t
+    }
+}
+
 fn leaky_eq(x: &[u8], y: &[u8]) -> bool {
     for i in 0..x.len() {
         if black_box(x[i]) != y[i] {
@@ -140,57 +165,29 @@ pub fn run() -> bool {
         let mut checks: Vec<Check> = vec![
             (
                 "AES-GCM encrypt, fixed vs random plaintext",
-                Box::new(|| {
-                    let mut buf = vec![0u8; 512];
-                    measure(random_or_fixed, |p| {
-                        buf.copy_from_slice(p);
-                        drop(black_box(
-                            gcm.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
-                        ));
-                    })
-                }),
+                encrypt_check(&gcm, random_or_fixed),
             ),
             (
                 "AES-GCM-SIV encrypt, fixed vs random plaintext",
-                Box::new(|| {
-                    let mut buf = vec![0u8; 512];
-                    measure(random_or_fixed, |p| {
-                        buf.copy_from_slice(p);
-                        drop(black_box(
-                            siv.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
-                        ));
-                    })
-                }),
+                encrypt_check(&siv, random_or_fixed),
             ),
             (
                 "AES-GCM tag check, mismatch at byte 0 vs byte 15",
                 Box::new(|| {
-                    measure(
-                        |class, _| {
-                            let mut t = good_tag.as_ref().to_vec();
-                            t[if class == 0 { 0 } else { 15 }] ^= 1;
-                            t
-                        },
-                        |t| {
-                            let mut b = [0u8; 64];
-                            drop(black_box(
-                                gcm.decrypt_in_place_detached(&[2; 12], b"", &mut b, t),
-                            ));
-                        },
-                    )
+                    measure(flipped(good_tag.as_ref()), |t| {
+                        let mut b = [0u8; 64];
+                        drop(black_box(
+                            gcm.decrypt_in_place_detached(&[2; 12], b"", &mut b, t),
+                        ));
+                    })
                 }),
             ),
             (
                 "GMAC verify, mismatch at byte 0 vs byte 15",
                 Box::new(|| {
-                    measure(
-                        |class, _| {
-                            let mut t = good_mac.as_ref().to_vec();
-                            t[if class == 0 { 0 } else { 15 }] ^= 1;
-                            t
-                        },
-                        |t| drop(black_box(mac.verify(&[3; 12], &[5u8; 256], t))),
-                    )
+                    measure(flipped(good_mac.as_ref()), |t| {
+                        drop(black_box(mac.verify(&[3; 12], &[5u8; 256], t)))
+                    })
                 }),
             ),
         ];

@@ -8,10 +8,10 @@
 //! Layout: `simd` (the ISA-neutral vector trait), `kernels` (every kernel, written once
 //! against it), `hw` (one engine from one feature table), one backend per ISA (`x86`:
 //! AES-NI, AVX2 and AVX-512 vector types, feature tables, key schedule; `arm`: the ARMv8
-//! Crypto Extensions on NEON), `portable` (the constant-time engine for every other CPU). Key objects hold a [`Kernels`] token; its only constructor,
-//! [`Engine::kernels`], runs detection, so holding one proves the CPU has the features the
-//! dispatched functions are compiled for. That single check is the SAFETY argument of every
-//! hardware call below.
+//! Crypto Extensions on NEON), `portable` (the constant-time engine for every other CPU).
+//! Key objects hold a [`Kernels`] token; its only constructor, [`Engine::kernels`], runs
+//! detection, so holding one proves the CPU has the features the dispatched functions are
+//! compiled for. That single check is the SAFETY argument of every hardware call below.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;

@@ -109,23 +109,33 @@ pub fn gcm_whole(
     let mut acc = 0u128;
     powers.update(&mut acc, aad);
     let len = data.len();
-    ctr_and_hash_with(
-        &schedule,
-        &powers,
-        (kind, kind.add(y0, 1)),
-        &mut acc,
-        data,
-        what,
-    );
+    // E(K, Y0) is block 0 of a batch: of the data's own batch when the data fits in the
+    // other blocks (one batch of AES for a short message, not two), else of its own.
+    let mut ks = [[0u8; 16]; soft::BATCH];
+    for (i, k) in ks.iter_mut().enumerate() {
+        *k = kind.add(y0, i as u32);
+    }
+    if len <= 16 * (soft::BATCH - 1) {
+        schedule.encrypt(&mut ks);
+        if what == Hash::Input {
+            powers.update(&mut acc, data);
+        }
+        for (x, k) in data.iter_mut().zip(ks[1..].as_flattened()) {
+            *x ^= k;
+        }
+        if what == Hash::Output {
+            powers.update(&mut acc, data);
+        }
+    } else {
+        ctr_and_hash_with(&schedule, &powers, (kind, ks[1]), &mut acc, data, what);
+        schedule.encrypt(&mut ks);
+    }
     powers.update(
         &mut acc,
         &crate::field::gcm_length_block(aad.len() as u64, len as u64),
     );
-    let mut m = [[0u8; 16]; soft::BATCH];
-    m[0] = *y0;
-    schedule.encrypt(&mut m);
-    let tag = crate::gcm::tag_from_ghash(acc, &m[0]);
-    crate::engine::wipe::wipe(&mut m);
+    let tag = crate::gcm::tag_from_ghash(acc, &ks[0]);
+    crate::engine::wipe::wipe(&mut ks);
     tag
 }
 

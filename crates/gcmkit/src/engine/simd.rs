@@ -117,11 +117,35 @@ pub(crate) trait Simd: Copy {
 }
 
 /// The lane methods of a one-block vector type (`LANES` = 1, `Block` = Self), where each
-/// is the identity: shared by the x86 `Xmm` and the Arm `Neon` backends.
+/// is the identity, and the block methods the trait's defaults delegate to `Block`:
+/// integer conversion through `load`/`store` (both targets are little-endian, so a
+/// `u128`'s bytes in memory are its little-endian form) and the backend's key schedule
+/// (`super::keys::expand_into` of the module the macro is used in). Shared by the x86
+/// `Xmm` and the Arm `Neon` backends.
 macro_rules! single_lane_identities {
     () => {
         const LANES: usize = 1;
         type Block = Self;
+        #[inline(always)]
+        unsafe fn from_u128(x: u128) -> Self {
+            // SAFETY: the `Simd` contract; `x` is 16 readable bytes.
+            unsafe { Self::load((&x as *const u128).cast()) }
+        }
+        #[inline(always)]
+        unsafe fn to_u128(self) -> u128 {
+            let mut out = 0u128;
+            // SAFETY: the `Simd` contract; `out` is 16 writable bytes.
+            unsafe { self.store((&mut out as *mut u128).cast()) };
+            out
+        }
+        #[inline(always)]
+        unsafe fn expand_key_into(
+            key: &[u8],
+            rk: &mut crate::aes::RoundKeys,
+        ) -> Result<(), crate::Error> {
+            // SAFETY: the `Simd` contract (the engine's features are enabled and present).
+            unsafe { super::keys::expand_into(key, rk) }
+        }
         #[inline(always)]
         unsafe fn broadcast(b: Self) -> Self {
             b

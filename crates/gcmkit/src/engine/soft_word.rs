@@ -26,42 +26,51 @@ pub(crate) use arm::NeonWord as SimdWord;
 )))]
 pub(crate) type SimdWord = crate::aes::soft::Lanes<1>;
 
+/// `Default` (all zero), `^` and `&` of a plane word held in one vector register, from
+/// the architecture's zero, XOR and AND intrinsics (register-only; the caller's module
+/// is compiled only where they are part of the baseline).
+#[allow(unused_macros)]
+macro_rules! register_bit_ops {
+    ($word:ident, $zero:expr, $xor:ident, $and:ident) => {
+        impl Default for $word {
+            #[inline(always)]
+            fn default() -> Self {
+                // SAFETY: see the module's SAFETY note.
+                $word(unsafe { $zero })
+            }
+        }
+
+        impl core::ops::BitXor for $word {
+            type Output = Self;
+            #[inline(always)]
+            fn bitxor(self, o: Self) -> Self {
+                // SAFETY: see the module's SAFETY note.
+                $word(unsafe { $xor(self.0, o.0) })
+            }
+        }
+
+        impl core::ops::BitAnd for $word {
+            type Output = Self;
+            #[inline(always)]
+            fn bitand(self, o: Self) -> Self {
+                // SAFETY: see the module's SAFETY note.
+                $word(unsafe { $and(self.0, o.0) })
+            }
+        }
+    };
+}
+
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod arm {
     use crate::aes::soft::Word;
     use core::arch::aarch64::*;
-    use core::ops::{BitAnd, BitXor};
 
     #[derive(Clone, Copy)]
     pub(crate) struct NeonWord(uint64x2_t);
 
     // SAFETY (every block in this module): register-only NEON intrinsics; NEON is enabled
     // for the whole build (the module's cfg) and present on every AArch64 CPU.
-    impl Default for NeonWord {
-        #[inline(always)]
-        fn default() -> Self {
-            // SAFETY: see the module's SAFETY note.
-            NeonWord(unsafe { vdupq_n_u64(0) })
-        }
-    }
-
-    impl BitXor for NeonWord {
-        type Output = Self;
-        #[inline(always)]
-        fn bitxor(self, o: Self) -> Self {
-            // SAFETY: see the module's SAFETY note.
-            NeonWord(unsafe { veorq_u64(self.0, o.0) })
-        }
-    }
-
-    impl BitAnd for NeonWord {
-        type Output = Self;
-        #[inline(always)]
-        fn bitand(self, o: Self) -> Self {
-            // SAFETY: see the module's SAFETY note.
-            NeonWord(unsafe { vandq_u64(self.0, o.0) })
-        }
-    }
+    register_bit_ops!(NeonWord, vdupq_n_u64(0), veorq_u64, vandq_u64);
 
     impl Word for NeonWord {
         const LANES: usize = 2;
@@ -135,38 +144,13 @@ mod arm {
 mod x86 {
     use crate::aes::soft::Word;
     use core::arch::x86_64::*;
-    use core::ops::{BitAnd, BitXor};
 
     #[derive(Clone, Copy)]
     pub(crate) struct Sse2Word(__m128i);
 
     // SAFETY (every block in this module): register-only SSE2 intrinsics; SSE2 is enabled
     // for the whole build (the module's cfg) and present on every x86_64 CPU.
-    impl Default for Sse2Word {
-        #[inline(always)]
-        fn default() -> Self {
-            // SAFETY: see the module's SAFETY note.
-            Sse2Word(unsafe { _mm_setzero_si128() })
-        }
-    }
-
-    impl BitXor for Sse2Word {
-        type Output = Self;
-        #[inline(always)]
-        fn bitxor(self, o: Self) -> Self {
-            // SAFETY: see the module's SAFETY note.
-            Sse2Word(unsafe { _mm_xor_si128(self.0, o.0) })
-        }
-    }
-
-    impl BitAnd for Sse2Word {
-        type Output = Self;
-        #[inline(always)]
-        fn bitand(self, o: Self) -> Self {
-            // SAFETY: see the module's SAFETY note.
-            Sse2Word(unsafe { _mm_and_si128(self.0, o.0) })
-        }
-    }
+    register_bit_ops!(Sse2Word, _mm_setzero_si128(), _mm_xor_si128, _mm_and_si128);
 
     /// Each 16-bit element rotated right by S bits (S + R = 16).
     #[inline(always)]

@@ -9,8 +9,9 @@
 //! residue k and masked to it, are therefore exactly the low 64 bits of the carry-less
 //! product (at p = 60..63 a count of 16 carries only past bit 63, out of the word). These
 //! are plain 64-bit multiplies (`wrapping_mul`, one IMUL on x86_64: no fixed registers,
-//! unlike a 128-bit MUL, whose loop had 330 MOVs per block in the disassembly). Integer multiplication is
-//! constant-time on every CPU gcmkit targets, and no branch or index depends on data.
+//! unlike a 128-bit MUL, whose loop had 330 MOVs per block in the disassembly). Integer
+//! multiplication is constant-time on every CPU gcmkit targets, and no branch or index
+//! depends on data.
 //!
 //! The high 64 bits come from bit reversal: with rev the 64-bit reversal,
 //! rev(lo64(rev(a)·rev(b))) holds bits 63..126 of a·b, so hi64(a·b) is it shifted right
@@ -253,14 +254,16 @@ impl Powers {
         }
     }
 
-    /// Adds block `i` of a batch (`i` < width; `acc` is added into block 0) times its power.
+    /// Block `i` of a batch as a field element, with the running `acc` added into block 0
+    /// (GHASH's X_i = (X_(i-1) + C_i)·H, aggregated over the batch).
     #[inline(always)]
-    pub(crate) fn absorb(&self, w: &mut Wide, i: usize, block: &[u8], acc: u128) {
-        let mut x = self.flavor.load(block.try_into().unwrap_or(&[0; 16]));
+    fn block_in(&self, i: usize, block: &[u8], acc: u128) -> u128 {
+        let x = self.flavor.load(block.try_into().unwrap_or(&[0; 16]));
         if i == 0 {
-            x ^= acc;
+            x ^ acc
+        } else {
+            x
         }
-        w.add_split(x, &self.split[i], &self.masks);
     }
 
     /// Absorbs `data` (final partial block zero-padded) into `acc`: whole batches with one
@@ -271,7 +274,7 @@ impl Powers {
         for group in data[..whole].chunks_exact(batch.max(16)) {
             let mut w = Wide::default();
             for (i, blk) in group.chunks_exact(16).enumerate() {
-                self.absorb(&mut w, i, blk, *acc);
+                w.add_split(self.block_in(i, blk, *acc), &self.split[i], &self.masks);
             }
             *acc = w.reduce();
         }
@@ -280,7 +283,7 @@ impl Powers {
             b[..blk.len()].copy_from_slice(blk);
             let mut w = Wide::default();
             w.add_split(
-                *acc ^ self.flavor.load(&b),
+                self.block_in(0, &b, *acc),
                 &self.split[self.width - 1],
                 &self.masks,
             );
@@ -324,12 +327,7 @@ impl<'a> BatchHash<'a> {
         }
         let p = self.powers;
         if k == 0 {
-            let block = &self.src[16 * i..16 * i + 16];
-            let mut x = p.flavor.load(block.try_into().unwrap_or(&[0; 16]));
-            if i == 0 {
-                x ^= self.acc;
-            }
-            self.parts = parts_of(x);
+            self.parts = parts_of(p.block_in(i, &self.src[16 * i..16 * i + 16], self.acc));
         }
         self.w.add_part(k, self.parts[k], &p.split[i], &p.masks);
     }

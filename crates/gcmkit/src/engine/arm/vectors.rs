@@ -16,9 +16,7 @@
 //! Every method is a thin intrinsic wrapper under the single contract of [`Simd`] (run
 //! only inside the engine's `#[target_feature]` entry points, after detection).
 
-use crate::aes::RoundKeys;
 use crate::engine::simd::Simd;
-use crate::error::Error;
 use core::arch::aarch64::*;
 
 #[derive(Clone, Copy)]
@@ -56,26 +54,6 @@ unsafe fn one_dword<const LANE: i32>(n: i32) -> Neon {
 // unaligned-safe (`vld1q_u8`/`vst1q_u8`) and the caller guarantees 16 valid bytes.
 impl Simd for Neon {
     crate::engine::simd::single_lane_identities!();
-    #[inline(always)]
-    unsafe fn from_u128(x: u128) -> Self {
-        // SAFETY: the `Simd` contract; aarch64 Linux is little-endian, so the integer's
-        // bytes in memory are its little-endian form.
-        unsafe { Neon(vld1q_u8((&x as *const u128).cast())) }
-    }
-    #[inline(always)]
-    unsafe fn to_u128(self) -> u128 {
-        // SAFETY: the `Simd` contract (as `from_u128`).
-        unsafe {
-            let mut out = 0u128;
-            vst1q_u8((&mut out as *mut u128).cast(), self.0);
-            out
-        }
-    }
-    #[inline(always)]
-    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        // SAFETY: the `Simd` contract (the engine's features are enabled and present).
-        unsafe { super::keys::expand_into(key, rk) }
-    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the `Simd` contract.

@@ -5,9 +5,7 @@
 //! Every method is a thin intrinsic wrapper under the single contract of [`Simd`] (run
 //! only inside the engine's `#[target_feature]` entry points, after detection).
 
-use crate::aes::RoundKeys;
 use crate::engine::simd::Simd;
-use crate::error::Error;
 use core::arch::x86_64::*;
 
 #[inline(always)]
@@ -41,28 +39,6 @@ pub(crate) struct Zmm(__m512i);
 // at the pointer.
 impl Simd for Xmm {
     crate::engine::simd::single_lane_identities!();
-    #[inline(always)]
-    unsafe fn from_u128(x: u128) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_loadu_si128((&x as *const u128).cast())) }
-    }
-    #[inline(always)]
-    unsafe fn to_u128(self) -> u128 {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            let mut out = 0u128;
-            _mm_storeu_si128((&mut out as *mut u128).cast(), self.0);
-            out
-        }
-    }
-    #[inline(always)]
-    unsafe fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { super::keys::expand_into(key, rk) }
-    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         // SAFETY: the `Simd` contract (this width's target features are enabled and
