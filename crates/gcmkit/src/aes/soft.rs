@@ -465,8 +465,9 @@ impl<W: Word> Schedule<W> {
     /// the bitsliced rounds on the vector unit), as the hardware kernels stitch AES and
     /// CLMUL. The pieces are small so that the CPU's reorder window holds both kinds of
     /// work at once: whole blocks (about 440 instructions) between whole rounds (about
-    /// 270) mostly ran one after the other (AES-128-GCM 16 KiB 0.204 -> 0.224 GB/s, AMD
-    /// EPYC Zen 3, same-run A/B of the two builds; other slot counts measured slower:
+    /// 270) mostly ran one after the other (AES-128-GCM 16 KiB 0.211 -> 0.224 GB/s, AMD
+    /// EPYC Zen 3, `gcmkit bench --algorithm aes-128-gcm --sizes 16384 --engine portable`
+    /// of the builds before and after; other slot counts measured slower:
     /// docs/perf/engines.md, "portable").
     #[inline(always)]
     pub(crate) fn encrypt_with(&self, blocks: &mut [[u8; 16]], between: impl FnMut(usize, usize)) {
