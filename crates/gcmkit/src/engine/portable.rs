@@ -169,11 +169,19 @@ fn ctr_and_hash_with(
             Hash::Output if b > 0 => Some(&done[(b - 1) * bb..]),
             Hash::Output => None,
         };
-        if let Some(src) = src {
-            let mut hash = field_soft::BatchHash::new(powers, &src[..bb], *acc);
+        let src = src.map(|s| &s[..bb]);
+        let stitched = src
+            .and_then(|s| s.as_chunks::<16>().0.first_chunk::<{ soft::BATCH }>())
+            .and_then(|blocks| field_soft::BatchHash::new(powers, blocks, *acc));
+        if let Some(mut hash) = stitched {
             schedule.encrypt_with(&mut ks, |i, k| hash.slot(i, k));
             *acc = hash.finish();
         } else {
+            // Not reached (whole batches are stitched only with BATCH split powers), but
+            // correct if it were: hash unstitched.
+            if let Some(src) = src {
+                powers.update(acc, src);
+            }
             schedule.encrypt(&mut ks);
         }
         for (d, k) in cur.iter_mut().zip(ks.as_flattened()) {

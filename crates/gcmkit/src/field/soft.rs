@@ -257,8 +257,8 @@ impl Powers {
     /// Block `i` of a batch as a field element, with the running `acc` added into block 0
     /// (GHASH's X_i = (X_(i-1) + C_i)·H, aggregated over the batch).
     #[inline(always)]
-    fn block_in(&self, i: usize, block: &[u8], acc: u128) -> u128 {
-        let x = self.flavor.load(block.try_into().unwrap_or(&[0; 16]));
+    fn block_in(&self, i: usize, block: &[u8; 16], acc: u128) -> u128 {
+        let x = self.flavor.load(block);
         if i == 0 {
             x ^ acc
         } else {
@@ -273,7 +273,7 @@ impl Powers {
         let whole = data.len().checked_div(batch).map_or(0, |n| n * batch);
         for group in data[..whole].chunks_exact(batch.max(16)) {
             let mut w = Wide::default();
-            for (i, blk) in group.chunks_exact(16).enumerate() {
+            for (i, blk) in group.as_chunks::<16>().0.iter().enumerate() {
                 w.add_split(self.block_in(i, blk, *acc), &self.split[i], &self.masks);
             }
             *acc = w.reduce();
@@ -292,44 +292,48 @@ impl Powers {
     }
 }
 
-/// One batch of blocks hashed in [`PARTS`] slots per block, for stitching into the
+/// One batch of `N` blocks hashed in [`PARTS`] slots per block, for stitching into the
 /// rounds of the batch's keystream (`aes::soft::Schedule::encrypt_with`). The slots are
 /// small (one partial product each, about 50 instructions) so that the CPU's reorder
 /// window holds AES and multiplier work at once: whole blocks (about 440 instructions)
-/// between whole rounds ran one after the other.
-pub(crate) struct BatchHash<'a> {
+/// between whole rounds ran one after the other. `N` is a constant so that the stitched
+/// loop indexes blocks and powers without bounds checks.
+pub(crate) struct BatchHash<'a, const N: usize> {
     powers: &'a Powers,
-    src: &'a [u8],
+    src: &'a [[u8; 16]; N],
     acc: u128,
     parts: [u64; PARTS],
     w: Wide,
 }
 
-impl<'a> BatchHash<'a> {
-    /// Hashing of the whole batch `src` (`16 · batch_blocks()` bytes) into `acc`.
+impl<'a, const N: usize> BatchHash<'a, N> {
+    /// Hashing of the batch `src` (N blocks) into `acc`; `None` unless `powers` holds
+    /// exactly N split powers (`batch_blocks() == N`).
     #[inline(always)]
-    pub(crate) fn new(powers: &'a Powers, src: &'a [u8], acc: u128) -> Self {
-        BatchHash {
+    pub(crate) fn new(powers: &'a Powers, src: &'a [[u8; 16]; N], acc: u128) -> Option<Self> {
+        (powers.batch_blocks() == N).then_some(BatchHash {
             powers,
             src,
             acc,
             parts: [0; PARTS],
             w: Wide::default(),
-        }
+        })
     }
 
-    /// Slot `k` (< [`PARTS`]) of block `i`: slot 0 loads and splits the block, each slot
-    /// adds one partial product. Blocks past the batch are ignored.
+    /// Slot `k` (< [`PARTS`]) of block `i` (< N): slot 0 loads and splits the block, each
+    /// slot adds one partial product. Other indices are ignored.
     #[inline(always)]
     pub(crate) fn slot(&mut self, i: usize, k: usize) {
-        if i >= self.powers.width {
-            return;
-        }
         let p = self.powers;
+        let (Some(block), Some(power)) = (self.src.get(i), p.split.get(i)) else {
+            return;
+        };
         if k == 0 {
-            self.parts = parts_of(p.block_in(i, &self.src[16 * i..16 * i + 16], self.acc));
+            self.parts = parts_of(p.block_in(i, block, self.acc));
         }
-        self.w.add_part(k, self.parts[k], &p.split[i], &p.masks);
+        if let Some(&part) = self.parts.get(k) {
+            self.w.add_part(k, part, power, &p.masks);
+        }
     }
 
     /// The new accumulator (every slot of every block must have run).
