@@ -45,16 +45,19 @@ pub fn measure_ghz() -> f64 {
     }
 }
 
-/// One line naming the machine.
+/// One line naming the machine. A VM's model name can be as vague as "AMD EPYC", so the
+/// CPU family, model and stepping follow it (family 25 is Zen 3/4, 26 is Zen 5).
 pub fn machine_line(ghz: f64) -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+    };
+    let mut cpu = field("model name").unwrap_or_else(|| "unknown CPU".into());
+    if let (Some(f), Some(m), Some(s)) = (field("cpu family"), field("model"), field("stepping")) {
+        cpu = format!("{cpu} (family {f}, model {m}, stepping {s})");
+    }
     format!(
         "Machine: {cpu}, {} logical CPUs, measured core clock {ghz:.2} GHz; gcmkit {}; engines: {}.",
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0),

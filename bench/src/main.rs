@@ -310,8 +310,11 @@ mod report {
         n.starts_with("gcmkit")
     }
 
+    /// A candidate's name and figure, if the row has one.
+    type Named = Option<(String, f64)>;
+
     /// Best peer (non-gcmkit) and best gcmkit figure of a row.
-    fn best(r: &Row) -> (Option<(String, f64)>, Option<(String, f64)>) {
+    fn best(r: &Row) -> (Named, Named) {
         let pick = |own: bool| {
             r.results
                 .iter()
