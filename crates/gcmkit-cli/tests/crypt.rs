@@ -6,10 +6,10 @@ mod common;
 use common::{data, gcmkit, run};
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Output, Stdio};
 
-fn dir(name: &str) -> PathBuf {
+fn dir(name: &str) -> common::TestDir {
     common::dir("crypt", name)
 }
 

@@ -6,10 +6,10 @@ mod common;
 use common::{data, gcmkit, run};
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn dir(name: &str) -> PathBuf {
+fn dir(name: &str) -> common::TestDir {
     common::dir("safety", name)
 }
 
@@ -18,7 +18,7 @@ fn stderr(o: &Output) -> String {
 }
 
 /// A directory with a key `k`, plaintext `pt` of `n` bytes and its encryption `ct`.
-fn setup(name: &str, n: usize) -> PathBuf {
+fn setup(name: &str, n: usize) -> common::TestDir {
     let d = dir(name);
     assert!(run(&["keygen", "-o", "k"], &d).status.success());
     std::fs::write(d.join("pt"), data(n)).unwrap();

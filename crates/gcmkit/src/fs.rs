@@ -278,7 +278,8 @@ mod tests {
     /// `remove_temp_files` empties the process-wide registry: the tests take turns.
     static SERIAL: Mutex<()> = Mutex::new(());
 
-    fn dir(name: &str) -> PathBuf {
+    /// A fresh directory for one test, removed with its contents when the test ends.
+    fn dir(name: &str) -> TestDir {
         let d = std::env::temp_dir().join(std::format!(
             "gcmkit-fs-{name}-{}-{:?}",
             std::process::id(),
@@ -286,7 +287,22 @@ mod tests {
         ));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        TestDir(d)
+    }
+
+    struct TestDir(PathBuf);
+
+    impl core::ops::Deref for TestDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TestDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     fn names(d: &Path) -> Vec<std::string::String> {
@@ -367,7 +383,7 @@ mod tests {
         let a = temp_name(&dst).unwrap();
         let b = temp_name(&dst).unwrap();
         assert_ne!(a, b);
-        assert_eq!(a.parent(), Some(d.as_path()));
+        assert_eq!(a.parent(), Some(&*d));
         // Creation is exclusive: a symlink planted at the chosen name is not followed.
         let victim = d.join("victim");
         std::fs::write(&victim, b"victim").unwrap();

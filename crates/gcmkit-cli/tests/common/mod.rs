@@ -9,12 +9,35 @@ pub fn gcmkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gcmkit"))
 }
 
-/// A fresh directory for one test (`prefix`-`name`-pid under the temp directory).
-pub fn dir(prefix: &str, name: &str) -> PathBuf {
+/// A fresh directory for one test (`prefix`-`name`-pid under the temp directory),
+/// removed with everything in it when the test ends (also when it fails).
+pub fn dir(prefix: &str, name: &str) -> TestDir {
     let d = std::env::temp_dir().join(format!("gcmkit-{prefix}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TestDir(d)
+}
+
+/// A test's directory; see [`dir`].
+pub struct TestDir(PathBuf);
+
+impl std::ops::Deref for TestDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TestDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Runs gcmkit with `args` in `cwd`.
