@@ -74,8 +74,6 @@ fn measure(mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8>, mut f: impl FnMut(&
     welch(&mut a, &mut b).abs()
 }
 
-/// The negative control: a byte-by-byte comparison that stops at the first difference.
-#[inline(never)]
 /// A fixed-vs-random check of `mode`'s encryption of 512-byte inputs from `prep`.
 fn encrypt_check<'a>(
     mode: &'a impl AeadMode,
@@ -101,6 +99,8 @@ fn flipped(good: &[u8]) -> impl FnMut(usize, &mut Rng) -> Vec<u8> + '_ {
     }
 }
 
+/// The negative control: a byte-by-byte comparison that stops at the first difference.
+#[inline(never)]
 fn leaky_eq(x: &[u8], y: &[u8]) -> bool {
     for i in 0..x.len() {
         if black_box(x[i]) != y[i] {

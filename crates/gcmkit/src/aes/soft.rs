@@ -380,6 +380,13 @@ fn sub_bytes<W: Copy + BitXor<Output = W> + BitAnd<Output = W>>(
 /// Points in [`sub_bytes`] where stitched work runs.
 const SBOX_SLOTS: usize = 5;
 
+/// Points per round where [`Schedule::encrypt_with`] runs stitched work: the S-box's and
+/// one after MixColumns.
+pub(crate) const STITCH_POINTS: usize = SBOX_SLOTS + 1;
+
+/// Rounds that carry stitched work with the fewest rounds (AES-128: rounds 1 to 9).
+pub(crate) const MIN_STITCHED_ROUNDS: usize = 9;
+
 /// MC_j (MixColumns on the diagonals of a state kept ρ^-j-permuted; module docs).
 #[inline(always)]
 fn mix_columns<W: Word>(p: &mut Planes<W>, j: u32) {

@@ -5,6 +5,11 @@ use super::kernels::Hash;
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
+// Stitching hashes block i of a batch in round i + 1, one partial product per point of the
+// round: every block needs a round, and every partial product a point.
+const _: () = assert!(soft::BATCH <= soft::MIN_STITCHED_ROUNDS);
+const _: () = assert!(soft::STITCH_POINTS == field_soft::PARTS);
+
 /// How a counter block advances: GCM increments the last 4 bytes big-endian, AES-GCM-SIV
 /// the first 4 bytes little-endian; both wrap modulo 2^32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,15 +122,11 @@ pub fn gcm_whole(
     }
     if len <= 16 * (soft::BATCH - 1) {
         schedule.encrypt(&mut ks);
-        if what == Hash::Input {
-            powers.update(&mut acc, data);
-        }
-        for (x, k) in data.iter_mut().zip(ks[1..].as_flattened()) {
-            *x ^= k;
-        }
-        if what == Hash::Output {
-            powers.update(&mut acc, data);
-        }
+        hashed_around(&powers, &mut acc, data, what, |data| {
+            for (x, k) in data.iter_mut().zip(ks[1..].as_flattened()) {
+                *x ^= k;
+            }
+        });
     } else {
         ctr_and_hash_with(&schedule, &powers, (kind, ks[1]), &mut acc, data, what);
         schedule.encrypt(&mut ks);
@@ -193,13 +194,26 @@ fn ctr_and_hash_with(
     if what == Hash::Output && batches > 0 {
         powers.update(acc, &data[done - bb..done]);
     }
-    let rest = &mut data[done..];
+    hashed_around(powers, acc, &mut data[done..], what, |rest| {
+        ctr_xor_with(schedule, kind, ctr, rest)
+    })
+}
+
+/// Runs `apply` (a keystream XOR) on `data`, absorbing `data` into `acc` before it
+/// (`Hash::Input`) or after it (`Hash::Output`), unstitched.
+fn hashed_around<R>(
+    powers: &field_soft::Powers,
+    acc: &mut u128,
+    data: &mut [u8],
+    what: Hash,
+    apply: impl FnOnce(&mut [u8]) -> R,
+) -> R {
     if what == Hash::Input {
-        powers.update(acc, rest);
+        powers.update(acc, data);
     }
-    ctr = ctr_xor_with(schedule, kind, ctr, rest);
+    let r = apply(data);
     if what == Hash::Output {
-        powers.update(acc, rest);
+        powers.update(acc, data);
     }
-    ctr
+    r
 }
