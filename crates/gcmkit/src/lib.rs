@@ -95,7 +95,7 @@ pub use error::IoError;
 #[cfg(feature = "alloc")]
 pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};
-pub use mode::AeadMode;
+pub use mode::{AeadMode, Limits};
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
 pub use tag::{Tag, MAX_TAG_LEN};

@@ -12,7 +12,7 @@ use zeroize::Zeroize;
 ///
 /// Zeroized on drop (16-byte volatile stores); `Debug` prints only the key size.
 #[derive(Clone)]
-pub struct RoundKeys {
+pub(crate) struct RoundKeys {
     keys: [[u8; 16]; 15],
     rounds: u8,
 }
@@ -34,7 +34,7 @@ const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x
 
 impl RoundKeys {
     /// Expands a 16-, 24- or 32-byte key.
-    pub fn new(key: &[u8]) -> Result<Self, Error> {
+    pub(crate) fn new(key: &[u8]) -> Result<Self, Error> {
         let nk = match key.len() {
             16 | 24 | 32 => key.len() / 4,
             n => {
@@ -91,12 +91,12 @@ impl RoundKeys {
     }
 
     /// Number of rounds: 10, 12 or 14.
-    pub fn rounds(&self) -> usize {
+    pub(crate) fn rounds(&self) -> usize {
         self.rounds as usize
     }
 
     /// Key size in bits.
-    pub fn key_bits(&self) -> usize {
+    pub(crate) fn key_bits(&self) -> usize {
         (self.rounds as usize - 6) * 32
     }
 

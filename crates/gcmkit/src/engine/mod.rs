@@ -35,8 +35,9 @@ use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 
 /// The data of a counter-mode pass: in place, or from `src` to `dst` (same length) in
-/// one pass.
-pub(crate) enum Data<'a> {
+/// one pass. (`pub` in name only: it types the sealed mode core's parameters, and this
+/// module is private, so nothing outside gcmkit can name or build one.)
+pub enum Data<'a> {
     InPlace(&'a mut [u8]),
     Copy(&'a [u8], &'a mut [u8]),
 }
@@ -80,6 +81,14 @@ impl<'a> Data<'a> {
         match self {
             Data::InPlace(b) => Data::InPlace(b),
             Data::Copy(s, d) => Data::Copy(s, d),
+        }
+    }
+
+    /// The source: the buffer itself in place.
+    pub(crate) fn src(&self) -> &[u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(s, _) => s,
         }
     }
 
