@@ -228,7 +228,7 @@ impl<C: BlockCipher64> Core for Gcm64<C> {
         let y0 = self.y0(iv)?;
         let t = self.tag(y0, aad, data.src());
         if tag.len() != self.tag_len
-            || !crate::engine::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag)))
+            || !crate::secret::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag)))
         {
             return Err(Error::AuthenticationFailed);
         }

@@ -72,9 +72,11 @@ pub mod gcm64;
 pub mod hazmat;
 mod kdf;
 mod mode;
+mod secret;
 #[cfg(feature = "alloc")]
 pub mod selftest;
 mod siv;
+mod spec;
 mod tag;
 
 pub use aead;

@@ -3,6 +3,7 @@
 //! AES in the forward direction (CTR, tag PRF, key derivation).
 
 pub(crate) mod soft;
+pub(crate) mod soft_word;
 
 use crate::error::Error;
 use zeroize::Zeroize;
@@ -19,7 +20,7 @@ pub(crate) struct RoundKeys {
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(&mut self.keys);
+        crate::secret::wipe::wipe(&mut self.keys);
     }
 }
 

@@ -3,11 +3,11 @@
 //! optionally a 32-byte key commitment; the derivation is in `kdf::dndk`.
 
 use super::{RootKey, Secret};
-use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::dndk::{inputs, outputs, MAX_NONCE, MIN_NONCE};
 use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -144,7 +144,7 @@ impl Core for DndkGcm {
             }
         };
         // The commitment is checked in constant time; its outcome is public.
-        if self.commit && !crate::engine::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
+        if self.commit && !crate::secret::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
             if on_failure == OnFailure::Zero {
                 data.dst().fill(0);
             }

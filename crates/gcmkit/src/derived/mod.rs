@@ -14,11 +14,11 @@ pub(crate) mod dndk;
 pub(crate) mod xaes;
 
 use crate::aes::RoundKeys;
-use crate::engine::wipe::wipe_bytes;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::gcm::{powers_for, GcmKey};
 use crate::mode::OnFailure;
+use crate::secret::wipe::wipe_bytes;
 
 /// Largest plaintext (as AES-256-GCM: 2^36 - 32 bytes).
 pub const MAX_PLAINTEXT: u64 = crate::gcm::MAX_PLAINTEXT;

@@ -2,11 +2,11 @@
 //! the IV N[12..]; the KDF is in `kdf::xaes`.
 
 use super::{RootKey, Secret};
-use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::xaes::{cmac_k1, prf_inputs};
 use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use zeroize::Zeroizing;
 

@@ -71,7 +71,7 @@ fn ctr_xor_with(
             *d ^= k;
         }
     }
-    crate::engine::wipe::wipe(&mut ks);
+    crate::secret::wipe::wipe(&mut ks);
     ctr
 }
 
@@ -133,10 +133,10 @@ pub(crate) fn gcm_whole(
     }
     powers.update(
         &mut acc,
-        &crate::field::gcm_length_block(aad.len() as u64, len as u64),
+        &crate::spec::gcm::length_block(aad.len() as u64, len as u64),
     );
-    let tag = crate::gcm::tag_from_ghash(acc, &ks[0]);
-    crate::engine::wipe::wipe(&mut ks);
+    let tag = crate::spec::gcm::tag_from_ghash(acc, &ks[0]);
+    crate::secret::wipe::wipe(&mut ks);
     tag
 }
 
@@ -189,7 +189,7 @@ fn ctr_and_hash_with(
             *d ^= k;
         }
     }
-    crate::engine::wipe::wipe(&mut ks);
+    crate::secret::wipe::wipe(&mut ks);
     let done = batches * bb;
     if what == Hash::Output && batches > 0 {
         powers.update(acc, &data[done - bb..done]);

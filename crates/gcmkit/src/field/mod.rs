@@ -82,8 +82,8 @@ pub(crate) struct HashKey {
 impl Drop for HashKey {
     fn drop(&mut self) {
         // Only the last `count` entries were ever written.
-        crate::engine::wipe::wipe(&mut self.desc[POWERS - self.count..]);
-        crate::engine::wipe::wipe(&mut self.kara[POWERS - self.count..]);
+        crate::secret::wipe::wipe(&mut self.desc[POWERS - self.count..]);
+        crate::secret::wipe::wipe(&mut self.kara[POWERS - self.count..]);
     }
 }
 
@@ -218,22 +218,6 @@ pub(crate) fn dot_inv(a: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
     dot_pow(a, u128::MAX - 1, dot)
 }
 
-/// The 16-byte length block of GCM: bitlen(A) || bitlen(C), big-endian 64-bit each.
-pub(crate) fn gcm_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_be_bytes());
-    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_be_bytes());
-    b
-}
-
-/// The 16-byte length block of AES-GCM-SIV: bitlen(A) || bitlen(M), little-endian.
-pub(crate) fn siv_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_le_bytes());
-    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_le_bytes());
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,7 +271,7 @@ mod tests {
         let key = HashKey::ghash(&b16("66e94bd4ef8a2c3b884cfa59ca342b2e"));
         let x = [
             b16("0388dace60b6a392f328c2b971b2fe78"),
-            gcm_length_block(0, 16),
+            crate::spec::gcm::length_block(0, 16),
         ];
         assert_eq!(hash(&key, &x), b16("f38cbb1ad69223dcc3457ae5b6b0f885"));
     }

@@ -141,7 +141,7 @@ impl SplitElement {
     /// Overwrites the split (it holds key material).
     fn wipe(&mut self) {
         for r in self.0.iter_mut() {
-            crate::engine::wipe::wipe(&mut r.0);
+            crate::secret::wipe::wipe(&mut r.0);
         }
     }
 }

@@ -23,8 +23,9 @@ pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
-use crate::field::{gcm_length_block, Flavor, HashKey};
+use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::spec::gcm::{iv96_block, length_block as gcm_length_block};
 use crate::tag::Tag;
 use zeroize::Zeroize;
 
@@ -53,25 +54,13 @@ pub(crate) fn iv_block(
             expected: "1 to 2^61 - 1",
         });
     }
-    if iv.len() == 12 {
-        let mut y = [0u8; 16];
-        y[..12].copy_from_slice(iv);
-        y[12..].copy_from_slice(&start.to_be_bytes());
-        return Ok(y);
+    if let Ok(iv) = <&[u8; 12]>::try_from(iv) {
+        return Ok(iv96_block(iv, start));
     }
     let mut acc = 0u128;
     ghash(&mut acc, iv);
     ghash(&mut acc, &gcm_length_block(0, iv.len() as u64));
     Ok(acc.to_be_bytes())
-}
-
-/// The full GCM tag from the finished GHASH accumulator (lengths block included) and the
-/// mask E(K, Y0): T = GHASH(H, A, C) xor E(K, Y0). GHASH's value is the accumulator's
-/// big-endian bytes (the field works in POLYVAL order; `field` explains the bridge). The
-/// one definition, used by the portable path and the fused kernels alike.
-#[inline(always)]
-pub(crate) fn tag_from_ghash(acc: u128, e_k_y0: &[u8; 16]) -> [u8; 16] {
-    (acc ^ u128::from_be_bytes(*e_k_y0)).to_be_bytes()
 }
 
 /// Powers of H a key used for one message needs on `engine`: every block hashed when the

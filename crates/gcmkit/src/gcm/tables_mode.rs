@@ -5,9 +5,9 @@
 use super::{check_tag_len, GcmKey};
 use crate::engine::{Counter, Data, Engine};
 use crate::error::Error;
-use crate::field::gcm_length_block;
 use crate::field::tables::{TableMethod, TableMul};
 use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::spec::gcm::length_block as gcm_length_block;
 use crate::tag::Tag;
 use zeroize::Zeroize;
 

@@ -99,7 +99,7 @@ impl GcmSiv2015 {
         engine.encrypt_blocks(&rk, &mut blocks);
         let keys = (&blocks[0][..], &blocks[1][..], None);
         let r = Self::build(GcmSiv2015Variant::OneKey, keys, engine.engine());
-        crate::engine::wipe::wipe(&mut blocks);
+        crate::secret::wipe::wipe(&mut blocks);
         r
     }
 

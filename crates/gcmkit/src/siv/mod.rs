@@ -16,10 +16,12 @@ pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine, Hash, Kernels};
+use crate::engine::{Counter, Data, Engine, Hash, Kernels, SIV_SMALL_MAX_DATA};
 use crate::error::Error;
-use crate::field::{siv_length_block, Flavor, HashKey};
+use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure};
+pub(crate) use crate::spec::siv::CounterInit;
+use crate::spec::siv::{counter_block, length_block as siv_length_block, prf_input};
 use crate::tag::Tag;
 
 /// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
@@ -42,64 +44,6 @@ pub(crate) const LIMITS: Limits = Limits {
     max_aad: MAX_LEN,
     max_data: MAX_LEN,
 };
-
-/// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
-/// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
-#[inline(always)]
-pub(crate) fn tag_input(hash: [u8; 16], nonce: &[u8; 12]) -> [u8; 16] {
-    let mut s = hash;
-    for (b, n) in s.iter_mut().zip(nonce.iter()) {
-        *b ^= n;
-    }
-    s[15] &= 0x7f;
-    s
-}
-
-/// AES-GCM-SIV's first counter block: the tag with bit 127 set.
-#[inline(always)]
-pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
-    let mut c = *tag;
-    c[15] |= 0x80;
-    c
-}
-
-/// The tag PRF's input: the hash value xor the nonce, bit 127 cleared when `mask`
-/// (AES-GCM-SIV and the one-/two-key GCM-SIV (2015); the three-key variant forces none).
-#[inline(always)]
-pub(crate) fn prf_input(hash: [u8; 16], nonce: &[u8; 12], mask: bool) -> [u8; 16] {
-    if mask {
-        tag_input(hash, nonce)
-    } else {
-        let mut s = hash;
-        for (b, n) in s.iter_mut().zip(nonce.iter()) {
-            *b ^= n;
-        }
-        s
-    }
-}
-
-/// The first counter block from the tag: bit 127 set when `mask`, and for
-/// [`CounterInit::IndexInLowBits`] the low k bits cleared (the Le32 counter then adds the
-/// block index, which stays below 2^k, so no carry leaves those bits).
-#[inline(always)]
-pub(crate) fn counter_block(tag: &[u8; 16], mask: bool, counter: CounterInit) -> [u8; 16] {
-    let mut c = if mask { first_counter(tag) } else { *tag };
-    if let CounterInit::IndexInLowBits(k) = counter {
-        let v = u128::from_le_bytes(c) & !((1u128 << k) - 1);
-        c = v.to_le_bytes();
-    }
-    c
-}
-
-/// How the first counter block is formed from the tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CounterInit {
-    /// AES-GCM-SIV: the tag with bit 127 set; its low 32 bits are the starting count.
-    TagLow32,
-    /// GCM-SIV (2015): the tag (bit 127 set if `mask`), its low k bits replaced by the
-    /// block index 0, 1, 2, ...
-    IndexInLowBits(u32),
-}
 
 /// One SIV construction over GCM parts: the universal hash (POLYVAL or GHASH, with the
 /// RFC 8452 length block), the tag PRF key, the CTR key, whether bit 127 is masked/forced
@@ -383,11 +327,10 @@ impl AesGcmSiv {
         buf: &mut [u8],
         received: &[u8; 16],
     ) -> Option<Result<(), Error>> {
-        let blocks = aad.len().div_ceil(16) + buf.len().div_ceil(16) + 1;
-        if blocks > crate::engine::kernels::SIV_SMALL_BLOCKS {
+        if !self.engine.siv_small_fits(aad.len(), buf.len()) {
             return None;
         }
-        let mut keep = [0u8; 16 * crate::engine::kernels::SIV_SMALL_BLOCKS];
+        let mut keep = [0u8; SIV_SMALL_MAX_DATA];
         let n = buf.len();
         keep[..n].copy_from_slice(buf);
         let expected = self
