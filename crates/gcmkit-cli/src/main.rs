@@ -86,8 +86,8 @@ fn cleanup_on_signals() {
                   Outputs: a regular file (-o FILE) appears only when the whole run succeeded, written \
                   through a private temporary file; an existing file, or one that appears meanwhile, is \
                   replaced only with --force, keeping its owner and mode (a file of another user only by \
-                  root; a key file is always 0600). FIFOs and devices are written in place. A symlink is \
-                  followed only if it is yours or root's (never another user's: /dev/stdout and /dev/fd/N \
+                  root; a key file is always 0600). FIFOs and devices are written in place. A symlink (the name \
+                  or a directory on the path) is followed only if it is yours or root's (never another user's: /dev/stdout and /dev/fd/N \
                   work); through it the same rules apply to its target (a file there is replaced only with \
                   --force; the link stays). In a sticky shared directory such as /tmp, another user's file, \
                   FIFO or device is refused, even with --force and even where the kernel's protected_* \

@@ -2,7 +2,8 @@
 //! the Python package. Output files hold data users cannot get back, and the directories
 //! they go to may be shared with other users (`/tmp`), so one rule decides every output:
 //!
-//! - The destination's directory is opened once; every later step (the probe, the
+//! - The destination's directory is opened once, walked one component at a time without
+//!   following links (a link on the way gets the symlink rule below); every later step (the probe, the
 //!   temporary file, the rename, the cleanup) works in the directory that descriptor holds,
 //!   so swapping a directory on the path mid-run can neither redirect nor strand anything.
 //! - The final name is opened once, without following a symlink (`O_PATH | O_NOFOLLOW`: no
@@ -24,9 +25,9 @@
 //!   regular file, FIFO or device there that belongs to neither the caller nor the
 //!   directory's owner is refused, as the kernel's `protected_regular=2` and
 //!   `protected_fifos=2` intend, whether or not they are on.
-//! - Symlinks are followed only when they belong to the caller or to root (so `/dev/stdout`
-//!   and `/dev/fd/N` work), never another user's, in any directory (stricter than
-//!   `protected_symlinks`). A followed link to a FIFO or device is written in place; to a
+//! - Symlinks, at the final name or anywhere on the path, are followed only when they
+//!   belong to the caller or to root (so `/dev/stdout` and `/dev/fd/N` work), never another
+//!   user's, in any directory (stricter than `protected_symlinks`). A followed link to a FIFO or device is written in place; to a
 //!   regular file the same rules apply to the target in its own directory (replaced only
 //!   with [`Overwrite::Replace`]; the link stays); at most [`MAX_LINKS`] links deep.
 //! - Directories, sockets and block devices are refused.
@@ -279,13 +280,18 @@ impl Dir {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let fd = rustix::fs::openat(
-            rustix::fs::CWD,
-            &path,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|e| os_error(dst, "cannot open its directory", e))?;
+        let fd = walk(&path).map_err(|e| match e {
+            Walk::Os(e) => os_error(dst, "cannot open its directory", e),
+            Walk::ForeignLink(name, uid) => refused(
+                dst,
+                Errno::ACCESS,
+                std::format!(
+                    "{} on its path is a symlink of uid {uid}; gcmkit follows only your own \
+                     or root's",
+                    escaped(Path::new(&name))
+                ),
+            ),
+        })?;
         let st = rustix::fs::fstat(&fd).map_err(|e| os_error(dst, "", e))?;
         Ok(Dir {
             fd: Arc::new(fd),
@@ -300,6 +306,93 @@ impl Dir {
     fn trusts(&self, uid: u32) -> bool {
         !self.shared || uid == euid() || uid == self.uid
     }
+}
+
+enum Walk {
+    Os(Errno),
+    /// A symlink on the way (its name) belongs to this uid, not the caller nor root.
+    ForeignLink(OsString, u32),
+}
+
+impl From<Errno> for Walk {
+    fn from(e: Errno) -> Walk {
+        Walk::Os(e)
+    }
+}
+
+/// Opens the directory `path` one component at a time, each without following a link
+/// (`O_PATH | O_NOFOLLOW`), so that a symlink anywhere on the way is followed under the
+/// same rule as the final name: only the caller's or root's, at most [`MAX_LINKS`] in all
+/// (the kernel's protected_symlinks would check only sticky directories, and only where on).
+fn walk(path: &Path) -> Result<OwnedFd, Walk> {
+    use std::collections::VecDeque;
+    use std::path::Component;
+    let open = |at: &OwnedFd, name: &OsStr| {
+        rustix::fs::openat(
+            at,
+            name,
+            OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+    };
+    let root = || {
+        rustix::fs::openat(
+            rustix::fs::CWD,
+            "/",
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+    };
+    let mut todo: VecDeque<OsString> = VecDeque::new();
+    let mut at = if path.is_absolute() {
+        root()?
+    } else {
+        rustix::fs::openat(
+            rustix::fs::CWD,
+            ".",
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?
+    };
+    let push_front = |todo: &mut VecDeque<OsString>, p: &Path| {
+        let parts: Vec<OsString> = p
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(n) => Some(n.to_os_string()),
+                Component::ParentDir => Some(OsString::from("..")),
+                _ => None,
+            })
+            .collect();
+        for c in parts.into_iter().rev() {
+            todo.push_front(c);
+        }
+    };
+    push_front(&mut todo, path);
+    let mut links = 0;
+    while let Some(name) = todo.pop_front() {
+        let next = open(&at, &name)?;
+        let st = rustix::fs::fstat(&next)?;
+        match FileType::from_raw_mode(st.st_mode) {
+            FileType::Directory => at = next,
+            FileType::Symlink => {
+                if st.st_uid != euid() && st.st_uid != 0 {
+                    return Err(Walk::ForeignLink(name, st.st_uid));
+                }
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(Walk::Os(Errno::LOOP));
+                }
+                let to = rustix::fs::readlinkat(&next, "", Vec::new())?;
+                let to = PathBuf::from(OsString::from_vec(to.into_bytes()));
+                if to.is_absolute() {
+                    at = root()?;
+                }
+                push_front(&mut todo, &to);
+            }
+            _ => return Err(Walk::Os(Errno::NOTDIR)),
+        }
+    }
+    Ok(at)
 }
 
 fn euid() -> u32 {
@@ -1011,6 +1104,25 @@ mod tests {
         let e = Output::create(&theirs, Overwrite::Replace).unwrap_err();
         assert_eq!(errno(&e), Some(libc::EACCES), "{e}");
         assert_eq!(std::fs::read(&theirs).unwrap(), b"theirs");
+
+        // A directory link of another user on the way is refused too (root's /etc-like
+        // directory reached through nobody's link in the shared directory).
+        let etc = d.join("etc");
+        std::fs::create_dir(&etc).unwrap();
+        std::fs::write(etc.join("passwd"), b"root's").unwrap();
+        std::os::unix::fs::symlink(&etc, s.join("evil")).unwrap();
+        give(&s.join("evil"), NOBODY);
+        let e = Output::create(&s.join("evil/passwd"), Overwrite::Replace).unwrap_err();
+        assert_eq!(errno(&e), Some(libc::EACCES), "{e}");
+        assert_eq!(std::fs::read(etc.join("passwd")).unwrap(), b"root's");
+        std::fs::remove_file(s.join("evil")).unwrap();
+        // The caller's own directory link is followed.
+        std::os::unix::fs::symlink(&etc, s.join("mylink")).unwrap();
+        let mut o = Output::create(&s.join("mylink/new"), Overwrite::Never).unwrap();
+        o.file().write_all(b"ok").unwrap();
+        o.commit().unwrap();
+        assert_eq!(std::fs::read(etc.join("new")).unwrap(), b"ok");
+        std::fs::remove_file(s.join("mylink")).unwrap();
 
         let mine = s.join("mine");
         mkfifo(&mine);
