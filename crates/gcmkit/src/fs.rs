@@ -327,33 +327,24 @@ impl From<Errno> for Walk {
 fn walk(path: &Path) -> Result<OwnedFd, Walk> {
     use std::collections::VecDeque;
     use std::path::Component;
-    let open = |at: &OwnedFd, name: &OsStr| {
-        rustix::fs::openat(
-            at,
-            name,
-            OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-    };
-    let root = || {
-        rustix::fs::openat(
-            rustix::fs::CWD,
-            "/",
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-    };
-    let mut todo: VecDeque<OsString> = VecDeque::new();
-    let mut at = if path.is_absolute() {
-        root()?
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // Where the walk is: the root (not opened: a name under it is opened as "/name", which
+    // also keeps qemu-user's sysroot remapping of "/" out of the way) or a directory.
+    enum Here {
+        Root,
+        Dir(OwnedFd),
+    }
+    let mut here = if path.is_absolute() {
+        Here::Root
     } else {
-        rustix::fs::openat(
+        Here::Dir(rustix::fs::openat(
             rustix::fs::CWD,
             ".",
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            flags | OFlags::DIRECTORY,
             Mode::empty(),
-        )?
+        )?)
     };
+    let mut todo: VecDeque<OsString> = VecDeque::new();
     let push_front = |todo: &mut VecDeque<OsString>, p: &Path| {
         let parts: Vec<OsString> = p
             .components()
@@ -370,10 +361,18 @@ fn walk(path: &Path) -> Result<OwnedFd, Walk> {
     push_front(&mut todo, path);
     let mut links = 0;
     while let Some(name) = todo.pop_front() {
-        let next = open(&at, &name)?;
+        let next = match &here {
+            Here::Root if name == ".." => continue,
+            Here::Root => {
+                let mut abs = OsString::from("/");
+                abs.push(&name);
+                rustix::fs::openat(rustix::fs::CWD, abs.as_os_str(), flags, Mode::empty())?
+            }
+            Here::Dir(at) => rustix::fs::openat(at, name.as_os_str(), flags, Mode::empty())?,
+        };
         let st = rustix::fs::fstat(&next)?;
         match FileType::from_raw_mode(st.st_mode) {
-            FileType::Directory => at = next,
+            FileType::Directory => here = Here::Dir(next),
             FileType::Symlink => {
                 if st.st_uid != euid() && st.st_uid != 0 {
                     return Err(Walk::ForeignLink(name, st.st_uid));
@@ -385,14 +384,22 @@ fn walk(path: &Path) -> Result<OwnedFd, Walk> {
                 let to = rustix::fs::readlinkat(&next, "", Vec::new())?;
                 let to = PathBuf::from(OsString::from_vec(to.into_bytes()));
                 if to.is_absolute() {
-                    at = root()?;
+                    here = Here::Root;
                 }
                 push_front(&mut todo, &to);
             }
             _ => return Err(Walk::Os(Errno::NOTDIR)),
         }
     }
-    Ok(at)
+    match here {
+        Here::Dir(fd) => Ok(fd),
+        Here::Root => Ok(rustix::fs::openat(
+            rustix::fs::CWD,
+            "/",
+            flags | OFlags::DIRECTORY,
+            Mode::empty(),
+        )?),
+    }
 }
 
 fn euid() -> u32 {
@@ -516,7 +523,10 @@ impl Output {
         if links >= MAX_LINKS {
             return Err(refused(dst, Errno::LOOP, "too many levels of symlinks"));
         }
-        // What the link leads to now; for a FIFO or device that descriptor is written.
+        // What the link leads to now; for a FIFO or device that descriptor is written. This
+        // opens the name again: in a sticky directory only the link's owner (the caller or
+        // root) or the directory's can have swapped it since the probe; a directory where
+        // others may rename entries without the sticky bit protects no name at all.
         let target = rustix::fs::openat(
             &*dir.fd,
             name,
