@@ -57,7 +57,10 @@ pub(crate) const fn tls12(
 
 /// `base` with each of its cipher suites that `ours` also names replaced by ours, in place
 /// (the base's order of preference and its other suites, ChaCha20-Poly1305, stay).
-pub(crate) fn substitute(mut base: CryptoProvider, ours: &[SupportedCipherSuite]) -> CryptoProvider {
+pub(crate) fn substitute(
+    mut base: CryptoProvider,
+    ours: &[SupportedCipherSuite],
+) -> CryptoProvider {
     for suite in &mut base.cipher_suites {
         if let Some(ours) = ours.iter().find(|s| s.suite() == suite.suite()) {
             *suite = *ours;
