@@ -6,7 +6,10 @@
 use std::io::{Read, Write};
 use std::sync::{Arc, OnceLock};
 
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DistinguishedName, DnType, IsCa, KeyPair,
+    KeyUsagePurpose,
+};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::{
@@ -34,16 +37,26 @@ pub struct Pki {
 /// anywhere else.
 const RSA_KEY_PEM: &str = include_str!("../data/rsa2048-test-only.key.pem");
 
+fn name(common_name: &str) -> DistinguishedName {
+    let mut dn = DistinguishedName::new();
+    dn.push(DnType::CommonName, common_name);
+    dn
+}
+
 pub fn pki() -> &'static Pki {
     static PKI: OnceLock<Pki> = OnceLock::new();
     PKI.get_or_init(|| {
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
         ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        // Distinct names: a leaf named like its issuer looks self-issued to OpenSSL.
+        ca_params.distinguished_name = name("gcmkit-rustls test CA");
         let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
         let leaf = |key: KeyPair| {
-            let params =
+            let mut params =
                 CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()])
                     .unwrap();
+            params.distinguished_name = name("localhost");
             let cert = params.signed_by(&key, &ca).unwrap();
             Leaf {
                 chain: vec![cert.der().clone()],
