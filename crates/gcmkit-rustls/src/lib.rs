@@ -28,6 +28,7 @@
 
 mod key;
 mod quic;
+#[cfg(any(feature = "ring", feature = "aws-lc-rs"))]
 mod suites;
 mod tls12;
 mod tls13;
@@ -35,7 +36,11 @@ mod tls13;
 use key::KeySize;
 use rustls::crypto::cipher::{Tls12AeadAlgorithm, Tls13AeadAlgorithm};
 
-pub use suites::TLS_CONFIDENTIALITY_LIMIT;
+/// Full-size records one AES-GCM key may protect: RFC 8446 sec. 5.5 sets 2^24.5 for
+/// AEAD_AES_128_GCM and AEAD_AES_256_GCM; this is that bound rounded down to an integer
+/// (2^24 * sqrt(2) = 23,726,566.4). rustls updates the TLS 1.3 keys, or closes a TLS 1.2
+/// connection, before a key reaches it.
+pub const TLS_CONFIDENTIALITY_LIMIT: u64 = 23_726_566;
 
 /// gcmkit's suites over *ring*: `gcmkit_rustls::ring::provider()`.
 #[cfg(feature = "ring")]
@@ -50,14 +55,14 @@ pub mod aws_lc_rs {
 }
 
 /// The default provider of the base (*ring* when the `ring` feature is on, else aws-lc-rs)
-/// with its AES-GCM suites on gcmkit: [`ring::provider`] or [`aws_lc_rs::provider`].
+/// with its AES-GCM suites on gcmkit: `ring::provider()` here.
 #[cfg(feature = "ring")]
 pub fn provider() -> rustls::crypto::CryptoProvider {
     ring::provider()
 }
 
 /// The default provider of the base (*ring* when the `ring` feature is on, else aws-lc-rs)
-/// with its AES-GCM suites on gcmkit: `ring::provider` or [`aws_lc_rs::provider`].
+/// with its AES-GCM suites on gcmkit: `aws_lc_rs::provider()` here.
 #[cfg(all(feature = "aws-lc-rs", not(feature = "ring")))]
 pub fn provider() -> rustls::crypto::CryptoProvider {
     aws_lc_rs::provider()

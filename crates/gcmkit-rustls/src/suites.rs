@@ -6,11 +6,7 @@ use rustls::crypto::cipher::{Tls12AeadAlgorithm, Tls13AeadAlgorithm};
 use rustls::crypto::{CipherSuiteCommon, CryptoProvider};
 use rustls::{quic, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite};
 
-/// Full-size records one AES-GCM key may protect: RFC 8446 sec. 5.5 sets 2^24.5 for
-/// AEAD_AES_128_GCM and AEAD_AES_256_GCM; this is that bound rounded down to an integer
-/// (2^24 * sqrt(2) = 23,726,566.4). rustls updates the TLS 1.3 keys, or closes a TLS 1.2
-/// connection, before a key reaches it.
-pub const TLS_CONFIDENTIALITY_LIMIT: u64 = 23_726_566;
+use crate::TLS_CONFIDENTIALITY_LIMIT;
 
 /// The TLS 1.3 suite `base` with its record protection (and QUIC packet protection) on
 /// gcmkit. Evaluated at compile time, so the suites are plain statics.

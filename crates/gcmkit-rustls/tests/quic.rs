@@ -257,7 +257,7 @@ fn quic_pair(
 fn quic_handshake(client: &mut Connection, server: &mut Connection) -> [(Keys, quic::Secrets); 2] {
     let mut one_rtt: [Option<(Keys, quic::Secrets)>; 2] = [None, None];
     for _ in 0..10 {
-        for i in 0..2 {
+        for (i, slot) in one_rtt.iter_mut().enumerate() {
             let (from, to) = if i == 0 {
                 (&mut *client, &mut *server)
             } else {
@@ -265,7 +265,7 @@ fn quic_handshake(client: &mut Connection, server: &mut Connection) -> [(Keys, q
             };
             let mut buf = Vec::new();
             if let Some(KeyChange::OneRtt { keys, next }) = from.write_hs(&mut buf) {
-                one_rtt[i] = Some((keys, next));
+                *slot = Some((keys, next));
             }
             if !buf.is_empty() {
                 to.read_hs(&buf).unwrap();
