@@ -1,10 +1,10 @@
 //! gcmkit key objects from rustls key material, built once per traffic key, and the
 //! stand-in that refuses every record when one cannot be built.
 
-use gcmkit::AesGcm;
+use gcmkit::{AeadMode, AesGcm};
 use rustls::crypto::cipher::{
     AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter, MessageEncrypter,
-    OutboundOpaqueMessage, OutboundPlainMessage,
+    Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload, NONCE_LEN,
 };
 use rustls::{ConnectionTrafficSecrets, Error};
 
@@ -38,12 +38,49 @@ impl KeySize {
         AesGcm::new(key).ok()
     }
 
+    /// The traffic key for `key` and `iv` (see [`KeySize::gcm`]).
+    pub(crate) fn traffic_key(self, key: &AeadKey, iv: Iv) -> Option<TrafficKey> {
+        self.gcm(key).map(|gcm| TrafficKey { gcm, iv })
+    }
+
     /// The traffic secrets rustls hands to kernel TLS and other record layers.
     pub(crate) fn traffic_secrets(self, key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets {
         match self {
             KeySize::Aes128 => ConnectionTrafficSecrets::Aes128Gcm { key, iv },
             KeySize::Aes256 => ConnectionTrafficSecrets::Aes256Gcm { key, iv },
         }
+    }
+}
+
+/// One direction's traffic key: the AES-GCM key object, expanded once when rustls installs
+/// the key (never per record), and the static IV each record's or packet's number is XORed
+/// into (RFC 8446 sec. 5.3, RFC 9001 sec. 5.3).
+pub(crate) struct TrafficKey {
+    pub(crate) gcm: AesGcm,
+    pub(crate) iv: Iv,
+}
+
+impl TrafficKey {
+    /// The nonce of record (or packet) number `seq`.
+    pub(crate) fn nonce(&self, seq: u64) -> [u8; NONCE_LEN] {
+        Nonce::new(&self.iv, seq).0
+    }
+
+    /// Encrypts `payload[from..]` in place and appends the tag, for which the caller
+    /// reserved room (so the record buffer is not reallocated).
+    pub(crate) fn seal_appending_tag(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        payload: &mut PrefixedPayload,
+        from: usize,
+    ) -> Result<(), Error> {
+        let tag = self
+            .gcm
+            .encrypt_in_place_detached(nonce, aad, &mut payload.as_mut()[from..])
+            .map_err(|_| Error::EncryptError)?;
+        payload.extend_from_slice(tag.as_ref());
+        Ok(())
     }
 }
 

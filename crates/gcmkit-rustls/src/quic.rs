@@ -3,9 +3,9 @@
 //! from gcmkit's AES (one counter block of `hazmat::AesCtr32` over zeros is exactly
 //! AES-ECB of the sample).
 
-use crate::key::{KeySize, TAG_LEN};
+use crate::key::{KeySize, TrafficKey, TAG_LEN};
 use gcmkit::hazmat::AesCtr32;
-use gcmkit::{AeadMode, AesGcm, Engine};
+use gcmkit::{AeadMode, Engine};
 use rustls::crypto::cipher::{AeadKey, Iv, Nonce};
 use rustls::quic::{self, Tag};
 use rustls::Error;
@@ -26,8 +26,8 @@ pub(crate) struct QuicAead(pub(crate) KeySize);
 
 impl quic::Algorithm for QuicAead {
     fn packet_key(&self, key: AeadKey, iv: Iv) -> Box<dyn quic::PacketKey> {
-        match self.0.gcm(&key) {
-            Some(gcm) => Box::new(PacketKey { gcm, iv }),
+        match self.0.traffic_key(&key, iv) {
+            Some(key) => Box::new(PacketKey(key)),
             None => Box::new(Unkeyed),
         }
     }
@@ -47,15 +47,13 @@ impl quic::Algorithm for QuicAead {
     }
 }
 
-/// One direction's packet key: the AES-GCM key object, expanded once, and the static IV.
-struct PacketKey {
-    gcm: AesGcm,
-    iv: Iv,
-}
+/// One direction's packet key.
+struct PacketKey(TrafficKey);
 
 impl PacketKey {
     fn seal(&self, nonce: Nonce, header: &[u8], payload: &mut [u8]) -> Result<Tag, Error> {
         let tag = self
+            .0
             .gcm
             .encrypt_in_place_detached(&nonce.0, header, payload)
             .map_err(|_| Error::EncryptError)?;
@@ -73,7 +71,8 @@ impl PacketKey {
             return Err(Error::DecryptError);
         };
         let (body, tag) = payload.split_at_mut(body_len);
-        self.gcm
+        self.0
+            .gcm
             .decrypt_in_place_detached(&nonce.0, header, body, tag)
             .map_err(|_| Error::DecryptError)?;
         Ok(body)
@@ -87,7 +86,7 @@ impl quic::PacketKey for PacketKey {
         header: &[u8],
         payload: &mut [u8],
     ) -> Result<Tag, Error> {
-        self.seal(Nonce::new(&self.iv, packet_number), header, payload)
+        self.seal(Nonce::new(&self.0.iv, packet_number), header, payload)
     }
 
     fn encrypt_in_place_for_path(
@@ -97,7 +96,7 @@ impl quic::PacketKey for PacketKey {
         header: &[u8],
         payload: &mut [u8],
     ) -> Result<Tag, Error> {
-        let nonce = Nonce::for_path(path_id, &self.iv, packet_number);
+        let nonce = Nonce::for_path(path_id, &self.0.iv, packet_number);
         self.seal(nonce, header, payload)
     }
 
@@ -107,7 +106,7 @@ impl quic::PacketKey for PacketKey {
         header: &[u8],
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], Error> {
-        self.open(Nonce::new(&self.iv, packet_number), header, payload)
+        self.open(Nonce::new(&self.0.iv, packet_number), header, payload)
     }
 
     fn decrypt_in_place_for_path<'a>(
@@ -117,7 +116,7 @@ impl quic::PacketKey for PacketKey {
         header: &[u8],
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], Error> {
-        let nonce = Nonce::for_path(path_id, &self.iv, packet_number);
+        let nonce = Nonce::for_path(path_id, &self.0.iv, packet_number);
         self.open(nonce, header, payload)
     }
 

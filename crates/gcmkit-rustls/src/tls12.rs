@@ -2,11 +2,11 @@
 //! key block || 8-byte explicit part sent in front of each record, the record body
 //! encrypted and decrypted in place in rustls's record buffer.
 
-use crate::key::{KeySize, Unkeyed, TAG_LEN};
+use crate::key::{KeySize, TrafficKey, Unkeyed, TAG_LEN};
 use gcmkit::{AeadMode, AesGcm};
 use rustls::crypto::cipher::{
     make_tls12_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape,
-    MessageDecrypter, MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
+    MessageDecrypter, MessageEncrypter, OutboundOpaqueMessage, OutboundPlainMessage,
     PrefixedPayload, Tls12AeadAlgorithm, UnsupportedOperationError, NONCE_LEN,
 };
 use rustls::{ConnectionTrafficSecrets, Error};
@@ -23,9 +23,10 @@ pub(crate) struct Tls12Aead(pub(crate) KeySize);
 
 impl Tls12AeadAlgorithm for Tls12Aead {
     fn encrypter(&self, key: AeadKey, salt: &[u8], explicit: &[u8]) -> Box<dyn MessageEncrypter> {
-        match (self.0.gcm(&key), first_nonce(salt, explicit)) {
-            (Some(gcm), Some(iv)) => Box::new(Tls12Encrypter { gcm, iv }),
-            _ => Box::new(Unkeyed),
+        let key = first_nonce(salt, explicit).and_then(|iv| self.0.traffic_key(&key, iv));
+        match key {
+            Some(key) => Box::new(Tls12Encrypter(key)),
+            None => Box::new(Unkeyed),
         }
     }
 
@@ -69,10 +70,7 @@ fn first_nonce(salt: &[u8], explicit: &[u8]) -> Option<Iv> {
     Some(Iv::new(iv))
 }
 
-struct Tls12Encrypter {
-    gcm: AesGcm,
-    iv: Iv,
-}
+struct Tls12Encrypter(TrafficKey);
 
 struct Tls12Decrypter {
     gcm: AesGcm,
@@ -86,17 +84,14 @@ impl MessageEncrypter for Tls12Encrypter {
         seq: u64,
     ) -> Result<OutboundOpaqueMessage, Error> {
         let total_len = self.encrypted_payload_len(msg.payload.len());
-        let nonce = Nonce::new(&self.iv, seq).0;
+        let nonce = self.0.nonce(seq);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
         // explicit nonce || body || tag, with room for the tag up front.
         let mut payload = PrefixedPayload::with_capacity(total_len);
         payload.extend_from_slice(&nonce[SALT_LEN..]);
         payload.extend_from_chunks(&msg.payload);
-        let tag = self
-            .gcm
-            .encrypt_in_place_detached(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_LEN..])
-            .map_err(|_| Error::EncryptError)?;
-        payload.extend_from_slice(tag.as_ref());
+        self.0
+            .seal_appending_tag(&nonce, &aad, &mut payload, EXPLICIT_LEN)?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 

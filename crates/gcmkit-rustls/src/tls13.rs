@@ -1,11 +1,11 @@
 //! TLS 1.3 record protection (RFC 8446 sec. 5.2) on gcmkit's AES-GCM: the record body is
 //! encrypted and decrypted in place in rustls's record buffer, the tag detached.
 
-use crate::key::{KeySize, Unkeyed, TAG_LEN};
-use gcmkit::{AeadMode, AesGcm};
+use crate::key::{KeySize, TrafficKey, Unkeyed, TAG_LEN};
+use gcmkit::AeadMode;
 use rustls::crypto::cipher::{
     make_tls13_aad, AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter,
-    MessageEncrypter, Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
+    MessageEncrypter, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload,
     Tls13AeadAlgorithm, UnsupportedOperationError,
 };
 use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion};
@@ -15,15 +15,15 @@ pub(crate) struct Tls13Aead(pub(crate) KeySize);
 
 impl Tls13AeadAlgorithm for Tls13Aead {
     fn encrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageEncrypter> {
-        match self.0.gcm(&key) {
-            Some(gcm) => Box::new(Tls13Encrypter { gcm, iv }),
+        match self.0.traffic_key(&key, iv) {
+            Some(key) => Box::new(Tls13Encrypter(key)),
             None => Box::new(Unkeyed),
         }
     }
 
     fn decrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageDecrypter> {
-        match self.0.gcm(&key) {
-            Some(gcm) => Box::new(Tls13Decrypter { gcm, iv }),
+        match self.0.traffic_key(&key, iv) {
+            Some(key) => Box::new(Tls13Decrypter(key)),
             None => Box::new(Unkeyed),
         }
     }
@@ -41,17 +41,9 @@ impl Tls13AeadAlgorithm for Tls13Aead {
     }
 }
 
-/// One direction's key object (expanded once) and the static IV the record sequence
-/// number is XORed into.
-struct Tls13Encrypter {
-    gcm: AesGcm,
-    iv: Iv,
-}
+struct Tls13Encrypter(TrafficKey);
 
-struct Tls13Decrypter {
-    gcm: AesGcm,
-    iv: Iv,
-}
+struct Tls13Decrypter(TrafficKey);
 
 impl MessageEncrypter for Tls13Encrypter {
     fn encrypt(
@@ -65,12 +57,9 @@ impl MessageEncrypter for Tls13Encrypter {
         let mut payload = PrefixedPayload::with_capacity(total_len);
         payload.extend_from_chunks(&msg.payload);
         payload.extend_from_slice(&msg.typ.to_array());
-        let nonce = Nonce::new(&self.iv, seq).0;
-        let tag = self
-            .gcm
-            .encrypt_in_place_detached(&nonce, &make_tls13_aad(total_len), payload.as_mut())
-            .map_err(|_| Error::EncryptError)?;
-        payload.extend_from_slice(tag.as_ref());
+        let aad = make_tls13_aad(total_len);
+        self.0
+            .seal_appending_tag(&self.0.nonce(seq), &aad, &mut payload, 0)?;
         // Every TLS 1.3 record carries the legacy type and version (RFC 8446 sec. 5.2).
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
@@ -95,10 +84,11 @@ impl MessageDecrypter for Tls13Decrypter {
             return Err(Error::DecryptError);
         };
         let aad = make_tls13_aad(payload.len());
-        let nonce = Nonce::new(&self.iv, seq).0;
+        let nonce = self.0.nonce(seq);
         let (body, tag) = payload.split_at_mut(body_len);
         // On failure gcmkit has zeroed `body`: no unauthenticated plaintext stays behind.
-        self.gcm
+        self.0
+            .gcm
             .decrypt_in_place_detached(&nonce, &aad, body, tag)
             .map_err(|_| Error::DecryptError)?;
         payload.truncate(body_len);
