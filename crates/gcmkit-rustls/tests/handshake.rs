@@ -188,3 +188,36 @@ fn common_of(s: SupportedCipherSuite) -> &'static rustls::crypto::CipherSuiteCom
         SupportedCipherSuite::Tls12(t) => &t.common,
     }
 }
+
+/// Over aws-lc-rs (feature `aws-lc-rs`; not in `make test`, which builds *ring* only): the
+/// same handshakes and data against an aws-lc-rs endpoint, gcmkit on either side.
+#[cfg(feature = "aws-lc-rs")]
+#[test]
+fn every_suite_over_aws_lc_rs_against_aws_lc_rs() {
+    use rustls::crypto::aws_lc_rs;
+    for &suite in gcmkit_rustls::aws_lc_rs::ALL_CIPHER_SUITES {
+        let peer_suite = *aws_lc_rs::ALL_CIPHER_SUITES
+            .iter()
+            .find(|s| s.suite() == suite.suite())
+            .unwrap();
+        let ours = || only(gcmkit_rustls::aws_lc_rs::provider(), suite);
+        let peer = || only(aws_lc_rs::default_provider(), peer_suite);
+        for gcmkit_is_client in [true, false] {
+            let (cp, sp) = if gcmkit_is_client {
+                (ours(), peer())
+            } else {
+                (peer(), ours())
+            };
+            let client_config = Arc::new(client_config(cp, suite));
+            let server_config = Arc::new(server_config(sp, suite));
+            for expected_kind in [HandshakeKind::Full, HandshakeKind::Resumed] {
+                let (mut client, mut server) = connect(&client_config, &server_config);
+                handshake(&mut client, &mut server);
+                assert_eq!(client.handshake_kind(), Some(expected_kind));
+                let gcmkit_end = if gcmkit_is_client { &client } else { &server };
+                assert!(same_suite(negotiated(gcmkit_end), suite));
+                exchange_both_ways(&mut client, &mut server);
+            }
+        }
+    }
+}
