@@ -267,8 +267,14 @@ impl GcmCtx {
         let aad = self.tls_aad?;
         let n = rest.len() - TLS_TAG_LEN;
         let (payload, tag) = rest.split_at_mut(n);
+        // The record's IV: the fixed part and this record's explicit nonce (getivgen has
+        // already advanced the context's IV for the next record).
+        let mut iv = [0u8; MAX_IV];
+        let fixed = self.ivlen - TLS_EXPLICIT_IV_LEN;
+        iv[..fixed].copy_from_slice(&self.iv[..fixed]);
+        iv[fixed..self.ivlen].copy_from_slice(explicit);
+        let iv = &iv[..self.ivlen];
         let gcm = self.stream.as_ref()?.key();
-        let iv = &self.iv[..self.ivlen];
         if self.enc {
             let t = gcm.encrypt_in_place_detached(iv, &aad, payload).ok()?;
             tag.copy_from_slice(t.as_ref());

@@ -384,6 +384,20 @@ static int bad_input(const char *cname) {
         show("tls record too short", EVP_Cipher(c, rec, rec, 20));
         show("tlsaad again", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_TLS1_AAD, 13, aad));
         show("tls record", EVP_Cipher(c, rec, rec, 40));
+        /* A known record: the whole IV restored (-1), then one record printed. */
+        show("tlsivfixed -1", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, -1, iv));
+        show("tlsaad again", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_TLS1_AAD, 13, aad));
+        memset(rec, 0x11, sizeof(rec));
+        show("tls record known", EVP_Cipher(c, rec, rec, 40));
+        printf("  record:");
+        for (int i = 0; i < 40; i++) printf("%02x", rec[i]);
+        printf("\n");
+        show("tlsaad next", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_TLS1_AAD, 13, aad));
+        memset(rec, 0x11, sizeof(rec));
+        show("tls record next", EVP_Cipher(c, rec, rec, 40));
+        printf("  record:");
+        for (int i = 0; i < 40; i++) printf("%02x", rec[i]);
+        printf("\n");
         show("tlsivinv when encrypting", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_INV, 8, iv));
         unsigned char gen[8];
         show("tlsivgen", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, 8, gen));
