@@ -44,7 +44,7 @@ test-provider: provider
 
 ## openssl speed -evp: OpenSSL's AES-GCM against gcmkit's (and GCM-SIV): docs/perf/provider.md.
 bench-provider: provider
-	flock /tmp/gcmkit-timing.lock bench/provider_speed.sh docs/perf/provider.md
+	flock /tmp/gcmkit-timing.lock $(PYTHON) bench/provider_speed.py docs/perf/provider.md
 
 ## The Python package: build and install it as a user would, then its pytest suite.
 test-python:

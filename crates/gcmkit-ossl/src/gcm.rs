@@ -8,6 +8,7 @@ use crate::params::{self, Requests, Settings};
 use crate::stats;
 use gcmkit::hazmat::GcmStream;
 use gcmkit::AeadMode;
+use zeroize::Zeroizing;
 
 /// OpenSSL's GCM IV buffer: IVs of 1 to 128 bytes.
 const MAX_IV: usize = 128;
@@ -34,6 +35,8 @@ pub struct GcmCtx {
     keylen: usize,
     enc: bool,
     stream: Option<GcmStream>,
+    /// The key bytes behind `stream` (to recognise the same key set again).
+    key: Zeroizing<[u8; 32]>,
     iv: [u8; MAX_IV],
     ivlen: usize,
     iv_state: IvState,
@@ -60,6 +63,7 @@ impl GcmCtx {
             keylen,
             enc: false,
             stream: None,
+            key: Zeroizing::new([0; 32]),
             iv: [0; MAX_IV],
             ivlen: TLS_FIXED_IV_LEN + TLS_EXPLICIT_IV_LEN,
             iv_state: IvState::Uninitialised,
@@ -92,9 +96,15 @@ impl GcmCtx {
                 raise(ffi::PROV_R_INVALID_KEY_LENGTH, c"gcm_init");
                 return false;
             }
-            match gcmkit::AesGcm::new(key) {
-                Ok(g) => self.stream = Some(GcmStream::new(g)),
-                Err(_) => return false,
+            // Callers that pass the same key with every message (openssl speed's AEAD
+            // loop, applications re-initialising one context) keep the expanded key and
+            // powers of H instead of computing them again.
+            if self.stream.is_none() || !same_key(&self.key[..self.keylen], key) {
+                match gcmkit::AesGcm::new(key) {
+                    Ok(g) => self.stream = Some(GcmStream::new(g)),
+                    Err(_) => return false,
+                }
+                self.key[..key.len()].copy_from_slice(key);
             }
             self.tls_enc_records = 0;
         }
@@ -516,6 +526,12 @@ impl GcmCtx {
         }
         true
     }
+}
+
+/// Whether two keys of the same length are equal, in time independent of their bytes.
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
+    a.len() == b.len() && core::hint::black_box(diff) == 0
 }
 
 /// A whole TLS 1.2 record's length from its payload's.
