@@ -39,10 +39,6 @@ impl<'a> Data<'a> {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Whether input and output are the same buffer (OpenSSL's TLS path requires it).
     pub fn in_place(&self) -> bool {
         core::ptr::eq(self.out.cast_const(), self.input)

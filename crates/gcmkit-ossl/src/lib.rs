@@ -11,13 +11,13 @@
 //! code), `stats` (records done, printed at unload with GCMKIT_PROVIDER_STATS=1).
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod dispatch;
-pub mod ffi;
-pub mod gcm;
-pub mod io;
-pub mod params;
-pub mod siv;
-pub mod stats;
+mod dispatch;
+mod ffi;
+mod gcm;
+mod io;
+mod params;
+mod siv;
+mod stats;
 
 use core::ffi::{c_int, c_void, CStr};
 use ffi::{OsslAlgorithm, OsslDispatch, OsslParam, Shared};

@@ -117,12 +117,6 @@ impl Out {
         // not aliased by anything the provider holds.
         Some(unsafe { core::slice::from_raw_parts_mut(data.cast::<u8>(), size) })
     }
-
-    /// Records how many bytes were written into octets_mut().
-    pub fn set_return_size(&self, n: usize) {
-        // SAFETY: a located parameter of the caller's array; return_size is ours to set.
-        unsafe { (*self.0).return_size = n }
-    }
 }
 
 impl In {

@@ -101,7 +101,7 @@ for ver in TLSv1_3 TLSv1_2; do
         && grep -Eq "GCM encrypt [1-9][0-9]*, decrypt [1-9]" py.err; then
         echo "ok   Python ssl $ver echo: $(cat py.out); $(grep '^gcmkit provider:' py.err)"
     else
-        echo "FAIL Python ssl $ver echo"; cat py.out py.err | tail -5
+        echo "FAIL Python ssl $ver echo"; cat py.out py.err | tail -n 5
         fails=$((fails + 1))
     fi
 done
