@@ -13,9 +13,9 @@ pub trait Cipher: Clone {
     const SIV: bool;
     fn new(keylen: usize) -> Self;
     fn init(&mut self, key: Option<&[u8]>, iv: Option<&[u8]>, enc: bool, p: Settings) -> bool;
-    fn update(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool;
+    fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool;
     fn finalize(&mut self, outl: &mut usize) -> bool;
-    fn cipher(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool;
+    fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool;
     fn get_ctx_params(&mut self, p: Requests) -> bool;
     fn set_ctx_params(&mut self, p: Settings) -> bool;
     fn gettable_ctx() -> *const OsslParam;
@@ -30,14 +30,14 @@ impl Cipher for GcmCtx {
     fn init(&mut self, key: Option<&[u8]>, iv: Option<&[u8]>, enc: bool, p: Settings) -> bool {
         GcmCtx::init(self, key, iv, enc, p)
     }
-    fn update(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        GcmCtx::update(self, io, outsize, outl)
+    fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+        GcmCtx::update(self, io, inl, outsize, outl)
     }
     fn finalize(&mut self, outl: &mut usize) -> bool {
         GcmCtx::finalize(self, outl)
     }
-    fn cipher(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        GcmCtx::cipher(self, io, outsize, outl)
+    fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+        GcmCtx::cipher(self, io, inl, outsize, outl)
     }
     fn get_ctx_params(&mut self, p: Requests) -> bool {
         GcmCtx::get_ctx_params(self, p)
@@ -61,15 +61,15 @@ impl Cipher for SivCtx {
     fn init(&mut self, key: Option<&[u8]>, iv: Option<&[u8]>, enc: bool, p: Settings) -> bool {
         SivCtx::init(self, key, iv, enc, p)
     }
-    fn update(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        SivCtx::update(self, io, outsize, outl)
+    fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+        SivCtx::update(self, io, inl, outsize, outl)
     }
     fn finalize(&mut self, outl: &mut usize) -> bool {
         SivCtx::finalize(self, outl)
     }
     // OpenSSL's GCM-SIV uses one function for update and cipher.
-    fn cipher(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        SivCtx::update(self, io, outsize, outl)
+    fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+        SivCtx::update(self, io, inl, outsize, outl)
     }
     fn get_ctx_params(&mut self, p: Requests) -> bool {
         SivCtx::get_ctx_params(self, p)
@@ -199,9 +199,9 @@ extern "C" fn update<C: Cipher>(
     };
     let mut n = 0;
     let ok = if !out.is_null() && !input.is_null() && outsize < inl {
-        c.update(io_too_small(inl), outsize, &mut n)
+        c.update(io_too_small(inl), inl, outsize, &mut n)
     } else {
-        c.update(io, outsize, &mut n)
+        c.update(io, inl, outsize, &mut n)
     };
     write_len(outl, n, ok)
 }
@@ -225,9 +225,9 @@ extern "C" fn cipher<C: Cipher>(
     };
     let mut n = 0;
     let ok = if !out.is_null() && !input.is_null() && outsize < inl {
-        c.cipher(io_too_small(inl), outsize, &mut n)
+        c.cipher(io_too_small(inl), inl, outsize, &mut n)
     } else {
-        c.cipher(io, outsize, &mut n)
+        c.cipher(io, inl, outsize, &mut n)
     };
     write_len(outl, n, ok)
 }

@@ -181,14 +181,10 @@ impl GcmCtx {
         }
     }
 
-    /// `OSSL_FUNC_cipher_update`.
-    pub fn update(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        let inl = match &io {
-            Io::Aad(a) => a.len(),
-            Io::Data(d) => d.len(),
-            Io::Final => 0,
-        };
-        if inl == 0 && !matches!(io, Io::Final) {
+    /// `OSSL_FUNC_cipher_update`: `inl` bytes of AAD or data (`in == NULL` with a
+    /// length finishes the message, as in OpenSSL; a zero length does nothing).
+    pub fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+        if inl == 0 {
             *outl = 0;
             return true;
         }
@@ -225,12 +221,7 @@ impl GcmCtx {
     }
 
     /// `OSSL_FUNC_cipher_cipher` (EVP_Cipher).
-    pub fn cipher(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        let inl = match &io {
-            Io::Aad(a) => a.len(),
-            Io::Data(d) => d.len(),
-            Io::Final => 0,
-        };
+    pub fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
         if outsize < inl {
             raise(ffi::PROV_R_OUTPUT_BUFFER_TOO_SMALL, c"ossl_gcm_cipher");
             return false;

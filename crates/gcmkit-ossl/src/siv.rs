@@ -191,12 +191,7 @@ impl SivCtx {
     }
 
     /// `ossl_aes_gcm_siv_stream_update` (= cipher).
-    pub fn update(&mut self, io: Io<'_>, outsize: usize, outl: &mut usize) -> bool {
-        let inl = match &io {
-            Io::Aad(a) => a.len(),
-            Io::Data(d) => d.len(),
-            Io::Final => 0,
-        };
+    pub fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
         if outsize < inl {
             raise(
                 ffi::PROV_R_OUTPUT_BUFFER_TOO_SMALL,

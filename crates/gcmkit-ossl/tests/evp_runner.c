@@ -310,6 +310,8 @@ static int bad_input(const char *cname) {
     show("enc: set tag", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag));
     show("enc: get tag before final", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag));
     show("enc: update", EVP_EncryptUpdate(c, buf, &outl, buf, 20));
+    show("enc: update NULL input, 0", EVP_EncryptUpdate(c, buf, &outl, NULL, 0));
+    show("enc: update 0 bytes", EVP_EncryptUpdate(c, buf, &outl, buf, 0));
     show("enc: final", EVP_EncryptFinal_ex(c, buf, &outl));
     show("enc: get tag 0", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 0, tag));
     show("enc: get tag 17", EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 17, tag));
@@ -318,6 +320,8 @@ static int bad_input(const char *cname) {
     show("enc: update after final", EVP_EncryptUpdate(c, buf, &outl, buf, 16));
     show("enc: aad after final", EVP_EncryptUpdate(c, NULL, &outl, buf, 16));
     show("enc: final after final", EVP_EncryptFinal_ex(c, buf, &outl));
+    show("enc: re-init iv only", EVP_EncryptInit_ex2(c, NULL, NULL, iv, NULL));
+    show("enc: update NULL input, 16", EVP_EncryptUpdate(c, buf, &outl, NULL, 16));
     show("enc: re-init iv only", EVP_EncryptInit_ex2(c, NULL, NULL, iv, NULL));
     show("enc: update after re-init", EVP_EncryptUpdate(c, buf, &outl, buf, 16));
     show("enc: aad after data", EVP_EncryptUpdate(c, NULL, &outl, buf, 16));
