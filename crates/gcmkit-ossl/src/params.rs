@@ -149,11 +149,10 @@ impl In {
     /// max_len = buf.len()); the length, or None (wrong type, too long, no data).
     pub fn get_octets_into(&self, buf: &mut [u8]) -> Option<usize> {
         let mut used = 0usize;
-        let mut dst = buf.as_mut_ptr().cast::<c_void>();
-        // SAFETY: with *val non-NULL the helper copies at most max_len bytes into it, and
-        // buf has buf.len() writable bytes.
-        let ok =
-            unsafe { ffi::OSSL_PARAM_get_octet_string(self.0, &mut dst, buf.len(), &mut used) };
+        let (mut dst, n) = (buf.as_mut_ptr().cast::<c_void>(), buf.len());
+        // SAFETY: with *val non-NULL the helper copies at most max_len (n) bytes into it,
+        // and buf has n writable bytes.
+        let ok = unsafe { ffi::OSSL_PARAM_get_octet_string(self.0, &mut dst, n, &mut used) };
         (ok == 1).then_some(used)
     }
 
