@@ -146,27 +146,35 @@ macro_rules! dispatch {
     ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
         match $self.engine {
             Engine::Portable => $portable,
-            // SAFETY (every arm): `$self` is a `Kernels` token, which only
-            // `Engine::kernels` constructs, after detection found every feature of the
-            // engine's table, the same table its entry points are compiled with.
+            // Each arm's SAFETY: `$self` is a `Kernels` token, which only `Engine::kernels`
+            // constructs, after detection found every feature of the engine's table, the
+            // same table its entry points are compiled with.
             #[cfg(target_arch = "x86_64")]
             Engine::Aesni => {
                 use x86::aesni as $m;
+                // SAFETY: every feature of the `aesni` engine's `hw_engine!` table was
+                // detected before this `Kernels` token existed; `$m`'s entry points need no more.
                 unsafe { $hw }
             }
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2 => {
                 use x86::avx2 as $m;
+                // SAFETY: every feature of the `avx2` engine's `hw_engine!` table was
+                // detected before this `Kernels` token existed; `$m`'s entry points need no more.
                 unsafe { $hw }
             }
             #[cfg(target_arch = "x86_64")]
             Engine::Avx512 => {
                 use x86::avx512 as $m;
+                // SAFETY: every feature of the `avx512` engine's `hw_engine!` table was
+                // detected before this `Kernels` token existed; `$m`'s entry points need no more.
                 unsafe { $hw }
             }
             #[cfg(target_arch = "aarch64")]
             Engine::Armv8 => {
                 use arm::armv8 as $m;
+                // SAFETY: every feature of the `armv8` engine's `hw_engine!` table was
+                // detected before this `Kernels` token existed; `$m`'s entry points need no more.
                 unsafe { $hw }
             }
         }
