@@ -49,13 +49,10 @@ mod private {
     use aead::consts;
 
     pub trait SealedTagSize: ArraySize + Unsigned {}
-    impl SealedTagSize for consts::U4 {}
-    impl SealedTagSize for consts::U8 {}
-    impl SealedTagSize for consts::U12 {}
-    impl SealedTagSize for consts::U13 {}
-    impl SealedTagSize for consts::U14 {}
-    impl SealedTagSize for consts::U15 {}
-    impl SealedTagSize for consts::U16 {}
+    macro_rules! tag_sizes {
+        ($($n:ident),*) => { $(impl SealedTagSize for consts::$n {})* };
+    }
+    tag_sizes!(U4, U8, U12, U13, U14, U15, U16);
 }
 
 /// AES-GCM with a 128-bit key and 96-bit nonce.

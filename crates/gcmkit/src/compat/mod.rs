@@ -22,16 +22,14 @@ pub mod aes_gcm_siv;
 /// The `aes` crate's block cipher types that name an AES key size.
 pub trait AesKeySize: aead::KeySizeUser + sealed::Sealed {}
 
+impl<T: aead::KeySizeUser + sealed::Sealed> AesKeySize for T {}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for aes::Aes128 {}
     impl Sealed for aes::Aes192 {}
     impl Sealed for aes::Aes256 {}
 }
-
-impl AesKeySize for aes::Aes128 {}
-impl AesKeySize for aes::Aes192 {}
-impl AesKeySize for aes::Aes256 {}
 
 /// Encryption for `AeadInOut::encrypt_inout_detached`: the input copied to the output,
 /// encrypted there; the tag as the crate's array type.
