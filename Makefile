@@ -6,7 +6,7 @@ PYTHON ?= python3
 .PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish
+test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish test-nostd
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
