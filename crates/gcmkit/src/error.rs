@@ -4,6 +4,25 @@
 use core::fmt;
 
 /// Everything that can go wrong in gcmkit.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, Error};
+/// // Bad input names the problem...
+/// match AesGcm::new(&[0u8; 15]) {
+///     Err(Error::InvalidKeyLength { got, expected }) => {
+///         assert_eq!(got, 15);
+///         println!("key of {got} bytes; expected {expected}");
+///     }
+///     other => panic!("unexpected: {other:?}"),
+/// }
+/// // ...a failed decryption deliberately says nothing more than that.
+/// let gcm = AesGcm::new(&[0u8; 16])?;
+/// let ct = gcm.encrypt(&[1u8; 12], b"msg", b"right aad")?;
+/// let err = gcm.decrypt(&[1u8; 12], &ct, b"wrong aad").unwrap_err();
+/// assert_eq!(err, Error::AuthenticationFailed);
+/// assert!(!err.to_string().is_empty());
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 #[allow(missing_docs)] // fields: `got`/`len` what was given, `expected`/`max`/`min` the rule
@@ -47,6 +66,21 @@ pub enum Error {
 
 /// An `std::io::Error`, shared so that [`Error`] stays `Clone` and comparable (two I/O
 /// errors compare equal when their kinds are equal).
+///
+/// ```
+/// use gcmkit::Error;
+/// use std::io::{self, ErrorKind};
+/// let err = Error::from(io::Error::new(ErrorKind::UnexpectedEof, "short read"));
+/// match &err {
+///     Error::Io(e) => {
+///         assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
+///         assert_eq!(e.get_ref().to_string(), "short read");
+///     }
+///     other => panic!("unexpected: {other:?}"),
+/// }
+/// // Back into `io::Error` (inside `io::Read`/`io::Write` adapters) it is the original again.
+/// assert_eq!(io::Error::from(err).kind(), ErrorKind::UnexpectedEof);
+/// ```
 #[cfg(feature = "std")]
 #[derive(Debug, Clone)]
 pub struct IoError(std::sync::Arc<std::io::Error>);

@@ -55,6 +55,28 @@ use std::sync::{Arc, Mutex};
 use std::vec::Vec;
 
 /// Whether an existing destination may be replaced.
+///
+/// ```
+/// use gcmkit::fs::{Output, Overwrite};
+/// use std::io::{ErrorKind, Write};
+/// let dir = std::env::temp_dir().join(format!("gcmkit-doc-overwrite-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let dst = dir.join("existing.txt");
+/// std::fs::write(&dst, b"old")?;
+///
+/// // `Never` refuses an existing destination...
+/// let err = Output::create(&dst, Overwrite::Never).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::AlreadyExists);
+///
+/// // ...`Replace` swaps it atomically at commit.
+/// let mut out = Output::create(&dst, Overwrite::Replace)?;
+/// out.file().write_all(b"new")?;
+/// assert_eq!(std::fs::read(&dst)?, b"old"); // untouched until commit
+/// out.commit()?;
+/// assert_eq!(std::fs::read(&dst)?, b"new");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overwrite {
     /// Fail if the destination exists, at the start and again at the final step.
@@ -69,6 +91,24 @@ pub const MAX_LINKS: usize = 8;
 /// An error about one path: the path as given (or as a followed link led to), what went
 /// wrong, and the OS error behind it (for a refusal, the errno the kernel's own rule would
 /// give: `EEXIST`, `EACCES`, `EPERM`, `EISDIR`, `ELOOP`).
+///
+/// ```
+/// use gcmkit::fs::{path_error, Output, Overwrite};
+/// use std::io::ErrorKind;
+/// let dir = std::env::temp_dir().join(format!("gcmkit-doc-patherror-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let dst = dir.join("taken");
+/// std::fs::write(&dst, b"")?;
+///
+/// let err = Output::create(&dst, Overwrite::Never).unwrap_err();
+/// let pe = path_error(&err).expect("errors of gcmkit::fs carry a PathError");
+/// assert_eq!(pe.path(), dst);
+/// let errno = pe.raw_os_error().expect("an OS error number");
+/// assert_eq!(std::io::Error::from_raw_os_error(errno).kind(), ErrorKind::AlreadyExists);
+/// println!("{pe}: {}", pe.what());
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct PathError {
     path: PathBuf,
@@ -170,6 +210,31 @@ pub fn escaped(path: &Path) -> String {
 }
 
 /// An output being written: [`Output::file`] to write, then [`Output::commit`].
+///
+/// ```
+/// use gcmkit::fs::{Output, Overwrite};
+/// use std::io::Write;
+/// let dir = std::env::temp_dir().join(format!("gcmkit-doc-output-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let dst = dir.join("message.bin");
+///
+/// let mut out = Output::create(&dst, Overwrite::Never)?;
+/// assert!(!out.is_direct()); // a regular file: written aside, renamed at commit
+/// out.file().write_all(b"sealed bytes")?;
+/// assert!(!dst.exists());
+/// out.commit()?;
+/// assert_eq!(std::fs::read(&dst)?, b"sealed bytes");
+///
+/// // Dropped without `commit`: nothing appears and the temporary file is removed.
+/// let other = dir.join("abandoned.bin");
+/// let mut out = Output::create(&other, Overwrite::Never)?;
+/// out.file().write_all(b"half written")?;
+/// drop(out);
+/// assert!(!other.exists());
+/// assert_eq!(std::fs::read_dir(&dir)?.count(), 1);
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Output {
     file: File,

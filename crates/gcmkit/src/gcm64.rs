@@ -27,6 +27,26 @@ use subtle::ConstantTimeEq;
 pub const MAX_BLOCKS: u64 = 1 << 20;
 
 /// A block cipher with 64-bit blocks (encryption direction only).
+///
+/// ```
+/// use gcmkit::gcm64::{BlockCipher64, Gcm64};
+/// use gcmkit::AeadMode;
+///
+/// /// A stand-in 64-bit "cipher" (NOT secure: it only shows the plumbing). Real uses
+/// /// pass `des::TdesEde3` or `blowfish::Blowfish`, which implement the trait already.
+/// struct XorCipher(u64);
+/// impl BlockCipher64 for XorCipher {
+///     fn encrypt_block(&self, block: &mut [u8; 8]) {
+///         *block = (u64::from_be_bytes(*block) ^ self.0).rotate_left(13).to_be_bytes();
+///     }
+/// }
+///
+/// let gcm = Gcm64::new(XorCipher(0x0123_4567_89ab_cdef));
+/// let ct = gcm.encrypt(&[1u8; 4], b"legacy", b"")?;
+/// assert_eq!(ct.len(), 6 + 8); // 8-byte tags by default
+/// assert_eq!(gcm.decrypt(&[1u8; 4], &ct, b"")?, b"legacy");
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 pub trait BlockCipher64 {
     /// Encrypts one 8-byte block in place.
     fn encrypt_block(&self, block: &mut [u8; 8]);
@@ -83,6 +103,19 @@ impl Ghash64 {
 }
 
 /// GCM over a 64-bit block cipher `C`.
+///
+/// ```
+/// use gcmkit::gcm64::TdeaGcm;
+/// use gcmkit::{AeadMode, Error};
+/// let gcm = TdeaGcm::tdea(&[0x5au8; 24])?.with_tag_len(4)?;
+/// let iv = [7u8; 4]; // 4-byte IVs are the fast path, as 12 bytes are for AES-GCM
+/// let mut ct = gcm.encrypt(&iv, b"interop only", b"hdr")?;
+/// assert_eq!(gcm.decrypt(&iv, &ct, b"hdr")?, b"interop only");
+/// ct[0] ^= 1;
+/// assert_eq!(gcm.decrypt(&iv, &ct, b"hdr"), Err(Error::AuthenticationFailed));
+/// assert!(matches!(TdeaGcm::tdea(&[0u8; 16]), Err(Error::InvalidKeyLength { got: 16, .. })));
+/// # Ok::<(), Error>(())
+/// ```
 pub struct Gcm64<C: BlockCipher64> {
     cipher: C,
     h: u64,

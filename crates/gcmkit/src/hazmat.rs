@@ -67,6 +67,25 @@ pub mod tables {
 
 /// GHASH or POLYVAL alone, keyed directly (no nonce, no length block, no masking: a
 /// universal hash, not a MAC). For measurements and for building other constructions.
+///
+/// ```
+/// use gcmkit::hazmat::{gcm_trace, UniversalHash};
+/// use gcmkit::Engine;
+/// // GHASH over AAD, ciphertext and the length block is what AES-GCM's tag masks.
+/// let (aad, ct) = (b"header", b"some ciphertext bytes");
+/// let trace = gcm_trace(&[7u8; 16], &[1u8; 12], aad, ct)?;
+/// let mut gh = UniversalHash::ghash(&trace.h, Engine::Portable)?;
+/// gh.update_padded(aad);
+/// gh.update_padded(ct);
+/// let mut lengths = [0u8; 16];
+/// lengths[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
+/// lengths[8..].copy_from_slice(&(ct.len() as u64 * 8).to_be_bytes());
+/// gh.update_padded(&lengths);
+/// assert_eq!(gh.value(), trace.ghash);
+/// gh.reset();
+/// assert_eq!(gh.value(), [0u8; 16]);
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct UniversalHash {
     key: HashKey,
@@ -112,6 +131,28 @@ impl UniversalHash {
 
 /// AES in counter mode with GCM's 32-bit big-endian counter, no authentication: the
 /// keystream rate that bounds AES-GCM. Malleable; never use it alone to protect data.
+///
+/// ```
+/// use gcmkit::hazmat::AesCtr32;
+/// use gcmkit::{AeadMode, AesGcm, Engine};
+/// let (key, nonce) = ([8u8; 16], [9u8; 12]);
+/// let ctr = AesCtr32::new(&key, Engine::Portable)?;
+///
+/// // AES-GCM with a 96-bit nonce encrypts with counter blocks nonce || 2, nonce || 3, ...
+/// let mut first = [0u8; 16];
+/// first[..12].copy_from_slice(&nonce);
+/// first[15] = 2;
+/// let mut data = *b"thirty-two bytes of plaintext!!!";
+/// let next = ctr.apply_keystream(first, &mut data);
+/// assert_eq!(next[15], 4); // two blocks used
+/// let gcm = AesGcm::new(&key)?.encrypt(&nonce, b"thirty-two bytes of plaintext!!!", b"")?;
+/// assert_eq!(&gcm[..32], &data);
+///
+/// // Applying the same keystream again undoes it (no authentication: malleable).
+/// ctr.apply_keystream(first, &mut data);
+/// assert_eq!(&data, b"thirty-two bytes of plaintext!!!");
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct AesCtr32 {
     keys: RoundKeys,

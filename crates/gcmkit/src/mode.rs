@@ -167,6 +167,19 @@ pub(crate) fn open<M: sealed::Core + ?Sized>(
 }
 
 /// A mode's tag length and length limits (bytes).
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, Error};
+/// let gcm = AesGcm::new(&[0u8; 16])?.with_tag_len(12)?;
+/// let limits = gcm.limits();
+/// assert_eq!(limits.tag_len, 12);
+/// assert_eq!(limits.max_data, gcmkit::limits::GCM_MAX_PLAINTEXT);
+/// limits.check(64, 1500)?; // 64 bytes of AAD, a 1500-byte message: fine
+/// if let Ok(too_long) = usize::try_from(limits.max_data + 1) {
+///     assert!(matches!(limits.check(0, too_long), Err(Error::MessageTooLong { .. })));
+/// }
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Tag length.
@@ -234,6 +247,33 @@ fn check_buffer(out: &[u8], need: usize) -> Result<(), Error> {
 /// A gcmkit AEAD: AES-GCM, AES-GCM-SIV, GCM-SIV (2015), GCM-SIV+, GCM-64 and the table
 /// strategies all implement it. Bring it into scope (`use gcmkit::AeadMode;`) to call
 /// `encrypt`, `decrypt` and the rest.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, AesGcmSiv, Error};
+///
+/// // Code written against the trait works with every mode.
+/// fn round_trip(mode: &impl AeadMode) -> Result<(), Error> {
+///     let nonce = [9u8; 12];
+///     // Allocation-free: ciphertext || tag into a caller's buffer.
+///     let mut sealed = [0u8; 5 + 16];
+///     let sealed = &mut sealed[..5 + mode.tag_len()];
+///     mode.encrypt_into(&nonce, b"hello", b"aad", sealed)?;
+///     let mut opened = [0u8; 5];
+///     mode.decrypt_into(&nonce, sealed, b"aad", &mut opened)?;
+///     assert_eq!(&opened, b"hello");
+///
+///     // A flipped bit fails, and the output is zeroed.
+///     sealed[0] ^= 1;
+///     let r = mode.decrypt_into(&nonce, sealed, b"aad", &mut opened);
+///     assert_eq!(r, Err(Error::AuthenticationFailed));
+///     assert_eq!(opened, [0u8; 5]);
+///     Ok(())
+/// }
+/// round_trip(&AesGcm::new(&[1u8; 16])?)?;
+/// round_trip(&AesGcm::new(&[1u8; 32])?.with_tag_len(12)?)?;
+/// round_trip(&AesGcmSiv::new(&[1u8; 32])?)?;
+/// # Ok::<(), Error>(())
+/// ```
 pub trait AeadMode: sealed::Core {
     /// Tag length and length limits.
     fn limits(&self) -> Limits {

@@ -7,6 +7,15 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// The outcome of one known-answer test on one engine.
+///
+/// ```
+/// let results: Vec<gcmkit::selftest::KatResult> = gcmkit::selftest::run();
+/// assert!(!results.is_empty());
+/// for r in &results {
+///     let engine = r.engine.name();
+///     assert!(r.outcome.is_ok(), "{} ({}) on {engine}: {:?}", r.algorithm, r.source, r.outcome);
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct KatResult {
     /// Algorithm name, e.g. "AES-128-GCM".

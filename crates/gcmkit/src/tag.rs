@@ -8,6 +8,20 @@ use subtle::ConstantTimeEq;
 pub const MAX_TAG_LEN: usize = 48;
 
 /// An authentication tag (up to [`MAX_TAG_LEN`] bytes). `as_ref()` gives its bytes.
+///
+/// ```
+/// use gcmkit::{Error, Gmac, Tag};
+/// let mac = Gmac::new(&[3u8; 16])?.with_tag_len(12)?;
+/// let tag: Tag = mac.compute(&[4u8; 12], b"data")?;
+/// assert_eq!(tag.len(), 12);
+///
+/// // Tags that arrive as bytes (from a wire format, say) round-trip through `from_slice`.
+/// let received = Tag::from_slice(tag.as_ref())?;
+/// assert_eq!(received, tag); // compared in constant time
+/// assert!(tag.ct_eq_slice(received.as_ref()));
+/// assert!(matches!(Tag::from_slice(&[]), Err(Error::InvalidTagLength { got: 0, .. })));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Tag {
     bytes: [u8; MAX_TAG_LEN],

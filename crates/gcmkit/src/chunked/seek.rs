@@ -11,6 +11,25 @@ use zeroize::Zeroizing;
 /// Random-access decryption (`io::Read + io::Seek` over the plaintext). On creation it
 /// checks the commitment and authenticates the message length by decrypting the final
 /// chunk, so seeking from the end is safe; every read verifies the chunks it touches.
+///
+/// ```
+/// use gcmkit::chunked::{self, SeekableDecryptor};
+/// use std::io::{Cursor, Read, Seek, SeekFrom};
+/// let key = [7u8; 32];
+/// let plaintext: Vec<u8> = (0..100_000u32).map(|i| i as u8).collect();
+/// let sealed = chunked::encrypt(&key, b"ctx", &plaintext)?;
+///
+/// let mut r = SeekableDecryptor::new(&key, b"ctx", Cursor::new(&sealed))?;
+/// assert_eq!(r.plaintext_len(), 100_000);
+/// r.seek(SeekFrom::Start(70_000))?; // reads and verifies only the chunk it lands in
+/// let mut piece = [0u8; 10];
+/// r.read_exact(&mut piece)?;
+/// assert_eq!(&piece[..], &plaintext[70_000..70_010]);
+///
+/// // The wrong key or context is refused before anything is read.
+/// assert!(SeekableDecryptor::new(&key, b"other", Cursor::new(&sealed)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct SeekableDecryptor<R: Read + Seek> {
     inner: R,
     keys: MessageKeys,

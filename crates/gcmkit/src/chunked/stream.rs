@@ -10,6 +10,20 @@ use zeroize::Zeroizing;
 
 /// Streaming encryption as an `io::Write`: constant memory (one chunk); call
 /// [`Encryptor::finish`] to write the final chunk.
+///
+/// ```
+/// use gcmkit::chunked::{self, Encryptor};
+/// use std::io::Write;
+/// let key = [7u8; 32];
+/// let mut enc = Encryptor::new(&key, b"backup 2026-11-25", Vec::new())?;
+/// for line in ["first line\n", "second line\n"] {
+///     enc.write_all(line.as_bytes())?;
+/// }
+/// let sealed: Vec<u8> = enc.finish()?; // the final chunk; returns the writer
+/// let plain = chunked::decrypt(&key, b"backup 2026-11-25", &sealed)?;
+/// assert_eq!(plain, b"first line\nsecond line\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Encryptor<W: Write> {
     inner: W,
     keys: MessageKeys,
@@ -94,6 +108,28 @@ impl<W: Write> Write for Encryptor<W> {
 
 /// Streaming decryption as an `io::Read`: hands out a chunk's plaintext only after that
 /// chunk verified; after any error every later call fails.
+///
+/// ```
+/// use gcmkit::chunked::{self, Decryptor};
+/// use std::io::Read;
+/// let key = [7u8; 32];
+/// let sealed = chunked::encrypt(&key, b"ctx", b"streamed back out")?;
+///
+/// let mut plain = Vec::new();
+/// Decryptor::new(&key, b"ctx", sealed.as_slice())?.read_to_end(&mut plain)?;
+/// assert_eq!(plain, b"streamed back out");
+///
+/// // A modified chunk is an error, with the gcmkit error inside the io::Error.
+/// let mut tampered = sealed.clone();
+/// let last = tampered.len() - 1;
+/// tampered[last] ^= 1;
+/// let err = Decryptor::new(&key, b"ctx", tampered.as_slice())?
+///     .read_to_end(&mut Vec::new())
+///     .unwrap_err();
+/// let inner = err.get_ref().and_then(|e| e.downcast_ref::<gcmkit::Error>());
+/// assert!(matches!(inner, Some(gcmkit::Error::ModifiedChunk { .. })), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Decryptor<R: Read> {
     inner: R,
     keys: MessageKeys,

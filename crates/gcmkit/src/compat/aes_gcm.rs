@@ -39,6 +39,20 @@ pub type Tag<TagSize = U16> = Array<u8, TagSize>;
 
 /// Valid tag sizes: `U12` to `U16`, and `U4`, `U8` (which `aes-gcm` offers under its
 /// `hazmat` feature; SP 800-38D Appendix C limits what they protect).
+///
+/// ```
+/// use gcmkit::compat::aes_gcm::aead::{consts::U12, AeadInOut, KeyInit};
+/// use gcmkit::compat::aes_gcm::{aes::Aes128, AesGcm};
+/// // AES-128-GCM with 12-byte tags: the third parameter is the tag size.
+/// type Aes128Gcm12 = AesGcm<Aes128, U12, U12>;
+/// let cipher = Aes128Gcm12::new(&[1u8; 16].into());
+/// let nonce = [2u8; 12].into();
+/// let mut buf = *b"short tags";
+/// let tag = cipher.encrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into()).unwrap();
+/// assert_eq!(tag.len(), 12);
+/// cipher.decrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into(), &tag).unwrap();
+/// assert_eq!(&buf, b"short tags");
+/// ```
 pub trait TagSize: private::SealedTagSize {}
 
 impl<T: private::SealedTagSize> TagSize for T {}
@@ -67,6 +81,26 @@ type Params<A, N, T> = fn() -> (A, N, T);
 
 /// AES-GCM, generic over the key size (`aes::Aes128`, `aes::Aes192`, `aes::Aes256`), the
 /// nonce size (any, as SP 800-38D allows; `U12` is the fast path) and the tag size.
+///
+/// ```
+/// use gcmkit::compat::aes_gcm::aead::{consts::U12, AeadInOut, KeyInit};
+/// use gcmkit::compat::aes_gcm::{aes::Aes256, AesGcm, Key, Nonce};
+/// type Cipher = AesGcm<Aes256, U12>; // = Aes256Gcm
+/// let cipher = Cipher::new(&Key::<Cipher>::from([0x42u8; 32]));
+/// let nonce = Nonce::<U12>::from([7u8; 12]);
+/// let mut buf = *b"in place";
+/// let tag = cipher.encrypt_inout_detached(&nonce, b"aad", buf.as_mut_slice().into()).unwrap();
+/// let ciphertext = buf;
+///
+/// // As in `aes-gcm`, a failed decryption leaves the buffer as it was: the ciphertext.
+/// let mut bad_tag = tag;
+/// bad_tag[0] ^= 1;
+/// let r = cipher.decrypt_inout_detached(&nonce, b"aad", buf.as_mut_slice().into(), &bad_tag);
+/// assert!(r.is_err());
+/// assert_eq!(buf, ciphertext);
+/// cipher.decrypt_inout_detached(&nonce, b"aad", buf.as_mut_slice().into(), &tag).unwrap();
+/// assert_eq!(&buf, b"in place");
+/// ```
 pub struct AesGcm<Aes, NonceSize, TagSize = U16>
 where
     TagSize: self::TagSize,

@@ -47,6 +47,25 @@ pub type Aes256GcmSiv = AesGcmSiv<aes::Aes256>;
 
 /// AES-GCM-SIV (RFC 8452), generic over the key size (`aes::Aes128`, `aes::Aes192` as
 /// OpenSSL defines it, `aes::Aes256`).
+///
+/// ```
+/// use gcmkit::compat::aes_gcm_siv::aead::{AeadInOut, KeyInit};
+/// use gcmkit::compat::aes_gcm_siv::{aes::Aes128, AesGcmSiv, Nonce};
+/// let cipher = AesGcmSiv::<Aes128>::new(&[1u8; 16].into()); // = Aes128GcmSiv
+/// let nonce = Nonce::from([2u8; 12]);
+/// let mut buf = *b"misuse-resistant";
+/// let tag = cipher.encrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into()).unwrap();
+/// let ciphertext = buf;
+///
+/// // As in `aes-gcm-siv`, a failed decryption puts the ciphertext back in the buffer.
+/// let mut bad_tag = tag;
+/// bad_tag[15] ^= 1;
+/// let r = cipher.decrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into(), &bad_tag);
+/// assert!(r.is_err());
+/// assert_eq!(buf, ciphertext);
+/// cipher.decrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into(), &tag).unwrap();
+/// assert_eq!(&buf, b"misuse-resistant");
+/// ```
 pub struct AesGcmSiv<Aes> {
     pub(crate) inner: crate::AesGcmSiv,
     pub(crate) types: PhantomData<fn() -> Aes>,

@@ -20,6 +20,20 @@ pub mod aes_gcm;
 pub mod aes_gcm_siv;
 
 /// The `aes` crate's block cipher types that name an AES key size.
+///
+/// ```
+/// use gcmkit::compat::aes_gcm::aead::{consts::U12, Aead, KeyInit};
+/// use gcmkit::compat::aes_gcm::{aes, AesGcm, Key};
+/// use gcmkit::compat::AesKeySize;
+///
+/// // Generic over the key size, as code written for `aes-gcm` is.
+/// fn seal<A: AesKeySize>(key: &Key<AesGcm<A, U12>>, msg: &[u8]) -> Vec<u8> {
+///     AesGcm::<A, U12>::new(key).encrypt(&[0u8; 12].into(), msg).unwrap()
+/// }
+/// assert_eq!(seal::<aes::Aes128>(&[1u8; 16].into(), b"m").len(), 17);
+/// assert_eq!(seal::<aes::Aes192>(&[1u8; 24].into(), b"m").len(), 17);
+/// assert_eq!(seal::<aes::Aes256>(&[1u8; 32].into(), b"m").len(), 17);
+/// ```
 pub trait AesKeySize: aead::KeySizeUser + sealed::Sealed {}
 
 impl<T: aead::KeySizeUser + sealed::Sealed> AesKeySize for T {}

@@ -133,6 +133,22 @@ const SIV_SMALL_BLOCKS: usize = 0;
 pub(crate) const SIV_SMALL_MAX_DATA: usize = 16 * SIV_SMALL_BLOCKS;
 
 /// A set of kernels.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, Engine, Error};
+/// // Every engine this CPU supports gives the same bytes; `Portable` runs everywhere.
+/// let portable = AesGcm::with_engine(&[1u8; 16], Engine::Portable)?;
+/// let reference = portable.encrypt(&[2u8; 12], b"m", b"")?;
+/// for engine in Engine::supported() {
+///     assert!(engine.is_supported());
+///     assert_eq!(Engine::from_name(engine.name())?, engine);
+///     let gcm = AesGcm::with_engine(&[1u8; 16], engine)?;
+///     assert_eq!(gcm.encrypt(&[2u8; 12], b"m", b"")?, reference);
+/// }
+/// println!("fastest here: {}", Engine::best().name());
+/// assert!(Engine::from_name("no-such-engine").is_err());
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Engine {

@@ -77,6 +77,20 @@ fn reduction_table(bits: u32) -> Vec<u128> {
 }
 
 /// One of the spec's GHASH multiplication methods.
+///
+/// ```
+/// # #[cfg(feature = "table-strategies")] {
+/// use gcmkit::hazmat::tables::{TableAesGcm, TableMethod};
+/// use gcmkit::{AeadMode, AesGcm};
+/// let key = [4u8; 16];
+/// let reference = AesGcm::new(&key)?.encrypt(&[1u8; 12], b"msg", b"aad")?;
+/// for method in TableMethod::ALL {
+///     let gcm = TableAesGcm::new(&key, method)?;
+///     assert_eq!(gcm.encrypt(&[1u8; 12], b"msg", b"aad")?, reference, "{}", method.name());
+/// }
+/// # }
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableMethod {
     /// 16 tables of 256 entries: 64 KiB per key.
@@ -114,6 +128,21 @@ impl TableMethod {
 }
 
 /// A multiplier by a fixed H using one of the table methods.
+///
+/// ```
+/// # #[cfg(feature = "table-strategies")] {
+/// use gcmkit::hazmat::tables::{mul_bitwise, TableMethod, TableMul};
+/// let h = 0x66e94bd4ef8a2c3b884cfa59ca342b2eu128; // H for the all-zero AES-128 key
+/// let x = 0x0388dace60b6a392f328c2b971b2fe78u128;
+/// for method in TableMethod::ALL {
+///     let m = TableMul::new(&h.to_be_bytes(), method);
+///     assert_eq!(m.method(), method);
+///     assert_eq!(m.mul(x), mul_bitwise(x, h), "{}", method.name());
+///     let (per_key, shared) = m.memory();
+///     println!("{}: {per_key} + {shared} bytes", method.name());
+/// }
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct TableMul {
     method: TableMethod,

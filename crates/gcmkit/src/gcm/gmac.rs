@@ -11,6 +11,17 @@ use crate::AeadMode;
 
 /// GMAC with an AES key of 16, 24 or 32 bytes: AES-GCM whose data is all AAD, so it shares
 /// AES-GCM's key setup, limits and tag lengths.
+///
+/// ```
+/// use gcmkit::{Error, Gmac};
+/// let mac = Gmac::new(&[6u8; 32])?;
+/// let nonce = [7u8; 12];
+/// let tag = mac.compute(&nonce, b"log line 1")?;
+/// assert_eq!(mac.tag_len(), 16);
+/// mac.verify(&nonce, b"log line 1", tag.as_ref())?;
+/// assert_eq!(mac.verify(&nonce, b"log line 2", tag.as_ref()), Err(Error::AuthenticationFailed));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Gmac {
     gcm: AesGcm,

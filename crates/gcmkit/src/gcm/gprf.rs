@@ -12,6 +12,19 @@ use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// GPRF with a GHASH key K_n (16 bytes) and a block-cipher key K_b (AES, 16/24/32 bytes).
+///
+/// ```
+/// use gcmkit::hazmat::Gprf;
+/// let prf = Gprf::new(&[1u8; 16], &[2u8; 16])?;
+/// let (mut a, mut b, mut c) = ([0u8; 48], [0u8; 16], [0u8; 16]);
+/// prf.fill(&[3u8; 12], &mut a)?;
+/// prf.fill(&[3u8; 12], &mut b)?;
+/// prf.fill(&[4u8; 12], &mut c)?;
+/// assert_eq!(&a[..16], &b); // deterministic; a shorter output is a prefix
+/// assert_ne!(b, c); // another nonce, another output
+/// let _c0: [u8; 16] = prf.first_counter(&[3u8; 12])?;
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Gprf {
     kn: HashKey,

@@ -76,6 +76,22 @@ impl core::fmt::Debug for PowerTable {
 }
 
 /// GMAC that can update its tags incrementally.
+///
+/// ```
+/// use gcmkit::IncrementalGmac;
+/// let mac = IncrementalGmac::new(&[5u8; 16])?;
+/// let (n1, n2, n3) = ([1u8; 12], [2u8; 12], [3u8; 12]);
+/// let tag = mac.compute(&n1, b"hello")?;
+///
+/// // Appending: O(appended data), not O(message).
+/// let appended = mac.append(&n1, &tag, 5, b" world", &n2)?;
+/// assert_eq!(appended, mac.compute(&n2, b"hello world")?);
+///
+/// // Replacing bytes in place: O(changed bytes).
+/// let replaced = mac.replace(&n2, &appended, 11, 6, b"world", b"there", &n3)?;
+/// assert_eq!(replaced, mac.compute(&n3, b"hello there")?);
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct IncrementalGmac {
     key: GcmKey,

@@ -378,6 +378,19 @@ impl Core for AesGcm {
 }
 
 /// The intermediate values of the spec's Appendix B for one AES-GCM computation.
+///
+/// ```
+/// use gcmkit::hazmat::gcm_trace;
+/// use gcmkit::{AeadMode, AesGcm};
+/// let (key, iv) = ([0u8; 16], [0u8; 12]);
+/// let ct = AesGcm::new(&key)?.encrypt(&iv, b"", b"")?; // the spec's Test Case 1: a tag only
+/// let t = gcm_trace(&key, &iv, b"", b"")?;
+/// assert_eq!(t.h, 0x66e94bd4ef8a2c3b884cfa59ca342b2eu128.to_be_bytes());
+/// assert_eq!(t.y0[15], 1); // 96-bit IV: Y0 = IV || 0^31 1
+/// let tag: Vec<u8> = t.e_k_y0.iter().zip(&t.ghash).map(|(a, b)| a ^ b).collect();
+/// assert_eq!(ct, tag);
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GcmTrace {
     /// The hash subkey H = E(K, 0^128).

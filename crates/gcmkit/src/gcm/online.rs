@@ -24,6 +24,23 @@ mod owned;
 pub use owned::GcmStream;
 
 /// The GHASH state after a fixed AAD prefix, reusable across messages and nonces.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm};
+/// let gcm = AesGcm::new(&[1u8; 16])?;
+/// // A header shared by many messages is absorbed once.
+/// let prefix = gcm.aad_prefix(b"protocol v1 | session 42 | ")?;
+/// let nonce = [2u8; 12];
+/// let mut enc = gcm.encryptor_with_prefix(&nonce, &prefix)?;
+/// enc.aad(b"record 7")?;
+/// let mut buf = *b"payload";
+/// enc.update(&mut buf)?;
+/// let tag = enc.finish();
+/// let one_shot = gcm.encrypt(&nonce, b"payload", b"protocol v1 | session 42 | record 7")?;
+/// assert_eq!(&one_shot[..7], &buf);
+/// assert_eq!(&one_shot[7..], tag.as_ref());
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct AadPrefix {
     acc: u128,
@@ -236,6 +253,22 @@ impl<'k> Stream<'k> {
 
 /// On-line AES-GCM encryption: `aad` (any number of pieces), then `update` (in place, any
 /// piece sizes), then `finish` for the tag.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm};
+/// let gcm = AesGcm::new(&[1u8; 16])?;
+/// let nonce = [2u8; 12];
+/// let mut enc = gcm.encryptor(&nonce)?;
+/// enc.aad(b"hdr")?;
+/// let mut data = *b"a message that arrives in pieces";
+/// for piece in data.chunks_mut(7) {
+///     enc.update(piece)?; // in place, any piece sizes
+/// }
+/// let tag = enc.finish();
+/// let one_shot = gcm.encrypt(&nonce, b"a message that arrives in pieces", b"hdr")?;
+/// assert_eq!([&data[..], tag.as_ref()].concat(), one_shot);
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 pub struct GcmEncryptor<'k> {
     st: Stream<'k>,
 }
@@ -264,6 +297,32 @@ impl GcmEncryptor<'_> {
 /// happens to the decryptor: a failed tag, a drop without `finish`, or `mem::forget` (which
 /// leaks the decryptor's buffer, unreachable from safe code, instead of leaving plaintext in
 /// `out`).
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, Error};
+/// let gcm = AesGcm::new(&[1u8; 16])?;
+/// let nonce = [2u8; 12];
+/// let ct = gcm.encrypt(&nonce, b"streamed plaintext", b"")?;
+/// let (body, tag) = ct.split_at(ct.len() - 16);
+///
+/// let mut out = Vec::new();
+/// let mut dec = gcm.decryptor(&nonce, &mut out)?;
+/// for piece in body.chunks(5) {
+///     dec.update(piece)?;
+/// }
+/// dec.finish(tag)?; // only now does `out` receive the plaintext
+/// assert_eq!(out, b"streamed plaintext");
+///
+/// // A wrong tag: `out` never sees a byte of the unverified plaintext.
+/// let mut out = Vec::new();
+/// let mut dec = gcm.decryptor(&nonce, &mut out)?;
+/// dec.update(body)?;
+/// let mut bad = tag.to_vec();
+/// bad[0] ^= 1;
+/// assert_eq!(dec.finish(&bad), Err(Error::AuthenticationFailed));
+/// assert!(out.is_empty());
+/// # Ok::<(), Error>(())
+/// ```
 pub struct GcmDecryptor<'k, 'o> {
     st: Stream<'k>,
     out: &'o mut Vec<u8>,
@@ -298,6 +357,29 @@ impl GcmDecryptor<'_, '_> {
 
 /// On-line decryption that hands out plaintext *before* the tag is checked (hazmat): the
 /// caller must discard everything if `finish` fails.
+///
+/// ```
+/// use gcmkit::{AeadMode, AesGcm, Error};
+/// let gcm = AesGcm::new(&[1u8; 16])?;
+/// let nonce = [2u8; 12];
+/// let ct = gcm.encrypt(&nonce, b"large stream", b"")?;
+/// let (body, tag) = ct.split_at(ct.len() - 16);
+///
+/// let mut buf = body.to_vec();
+/// let mut dec = gcm.unverified_decryptor(&nonce)?;
+/// dec.update(&mut buf)?; // UNVERIFIED plaintext from here on
+/// dec.finish(tag)?; // now it may be used
+/// assert_eq!(buf, b"large stream");
+///
+/// let mut buf = body.to_vec();
+/// let mut dec = gcm.unverified_decryptor(&nonce)?;
+/// dec.update(&mut buf)?;
+/// if dec.finish(&[0u8; 16]).is_err() {
+///     buf.iter_mut().for_each(|b| *b = 0); // the caller's duty: discard it all
+/// }
+/// assert_eq!(buf, [0u8; 12]);
+/// # Ok::<(), Error>(())
+/// ```
 pub struct UnverifiedGcmDecryptor<'k> {
     st: Stream<'k>,
 }

@@ -12,6 +12,21 @@ use crate::tag::Tag;
 use zeroize::Zeroize;
 
 /// AES-GCM whose GHASH uses a table method of the spec's Table 1.
+///
+/// ```
+/// # #[cfg(feature = "table-strategies")] {
+/// use gcmkit::hazmat::tables::{TableAesGcm, TableMethod};
+/// use gcmkit::{AeadMode, Error};
+/// let gcm = TableAesGcm::new(&[1u8; 16], TableMethod::Shoup4)?.with_tag_len(12)?;
+/// let (per_key, shared) = gcm.memory();
+/// assert_eq!((per_key, shared), (256, 256));
+/// let mut ct = gcm.encrypt(&[2u8; 12], b"study only", b"")?;
+/// assert_eq!(gcm.decrypt(&[2u8; 12], &ct, b"")?, b"study only");
+/// ct[0] ^= 1;
+/// assert_eq!(gcm.decrypt(&[2u8; 12], &ct, b""), Err(Error::AuthenticationFailed));
+/// # }
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct TableAesGcm {
     key: GcmKey,

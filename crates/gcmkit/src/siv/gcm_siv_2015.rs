@@ -26,6 +26,17 @@ use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
 use crate::tag::Tag;
 
 /// Which of the paper's key arrangements.
+///
+/// ```
+/// use gcmkit::{AeadMode, GcmSiv2015, GcmSiv2015Variant};
+/// let one = GcmSiv2015::one_key(&[1u8; 16])?;
+/// assert_eq!(one.variant(), GcmSiv2015Variant::OneKey);
+/// let three = GcmSiv2015::three_key(&[1u8; 16], &[2u8; 16], &[3u8; 16])?;
+/// assert_eq!(three.variant(), GcmSiv2015Variant::ThreeKey);
+/// let ct = three.encrypt(&[4u8; 12], b"m", b"")?;
+/// assert_eq!(three.decrypt(&[4u8; 12], &ct, b"")?, b"m");
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GcmSiv2015Variant {
     /// One 16-byte key K0; K1 and K2 derived with AES-128.

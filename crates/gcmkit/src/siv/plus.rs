@@ -12,6 +12,18 @@ use crate::tag::Tag;
 /// AES key K2 (16 or 32 bytes). Reusing (K1, K2) across many messages loses the per-nonce
 /// key separation that makes AES-GCM-SIV's bounds good; use [`crate::AesGcmSiv`] unless
 /// you are reproducing the paper or already derive per-nonce keys yourself.
+///
+/// ```
+/// use gcmkit::hazmat::GcmSivPlus;
+/// use gcmkit::{AeadMode, Error};
+/// let siv = GcmSivPlus::new(&[1u8; 16], &[2u8; 32])?;
+/// let nonce = [3u8; 12];
+/// let mut ct = siv.encrypt(&nonce, b"paper vector", b"aad")?;
+/// assert_eq!(siv.decrypt(&nonce, &ct, b"aad")?, b"paper vector");
+/// ct[0] ^= 1;
+/// assert_eq!(siv.decrypt(&nonce, &ct, b"aad"), Err(Error::AuthenticationFailed));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct GcmSivPlus {
     k1: HashKey,

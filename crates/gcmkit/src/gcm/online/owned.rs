@@ -48,6 +48,33 @@ impl Drop for Parts {
 /// Decryption is UNVERIFIED until `verify` succeeds: `update` hands out plaintext before
 /// the tag is checked, so the caller must discard all of it if `verify` fails (what
 /// OpenSSL's EVP decryption requires of its callers). Prefer [`crate::GcmDecryptor`].
+///
+/// ```
+/// use gcmkit::hazmat::GcmStream;
+/// use gcmkit::{AeadMode, AesGcm, Error};
+/// let mut s = GcmStream::new(AesGcm::new(&[1u8; 16])?);
+/// let iv = [2u8; 12];
+///
+/// s.start(&iv, false)?; // encrypt
+/// s.aad(b"hdr")?;
+/// let mut buf = *b"owned-key stream";
+/// s.update(&mut buf)?;
+/// let tag = s.tag()?;
+/// assert!(!s.in_message());
+/// let one_shot = s.key().encrypt(&iv, b"owned-key stream", b"hdr")?;
+/// assert_eq!([&buf[..], tag.as_ref()].concat(), one_shot);
+///
+/// s.start(&iv, true)?; // decrypt (UNVERIFIED until `verify`)
+/// s.aad(b"hdr")?;
+/// s.update(&mut buf)?;
+/// s.verify(tag.as_ref())?;
+/// assert_eq!(&buf, b"owned-key stream");
+///
+/// s.start(&iv, true)?;
+/// s.aad(b"other hdr")?;
+/// assert_eq!(s.verify(tag.as_ref()), Err(Error::AuthenticationFailed));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Clone)]
 pub struct GcmStream {
     gcm: AesGcm,
