@@ -48,51 +48,62 @@ def beats(p: Packet):
 
 
 def run(key: bytes, packets: list[Packet], multiplier: str = "parallel",
-        max_clocks: int | None = None, vcd: str | None = None) -> list[Result]:
+        vcd: str | None = None) -> list[Result]:
     """Stream the packets back to back through one core; results in packet order."""
+    return run_keys([(key, packets)], multiplier, vcd)[0]
+
+
+def run_keys(segments: list[tuple[bytes, list[Packet]]], multiplier: str = "parallel",
+             vcd: str | None = None) -> list[list[Result]]:
+    """Several keys in one simulation: per key, load the key set, stream its packets back
+    to back, and wait until the last tag is out (the core holds one key set: a new key
+    is loaded into a drained pipeline)."""
     core = GcmCore(multiplier)
-    ks = KeySet(key)
-    words = list(ks.round_keys) + [0, 0]
-    words[KEY_H], words[KEY_H2] = ks.h, ks.h2
-    stream = [b for p in packets for b in beats(p)]
-    outs: list[tuple[int, int, int]] = []      # (clock, data, nbytes)
-    tags: list[tuple[int, int, bool, bool]] = []
-    budget = max_clocks or (len(stream) + 40) * (core.ghash.clocks_per_block + 1) + 100
-    state = {"clock": 0}
+    per_block = core.ghash.clocks_per_block
+    collected = []
 
     async def bench(ctx):
-        for i, w in enumerate(words):
-            ctx.set(core.key_we, 1)
-            ctx.set(core.key_addr, i)
-            ctx.set(core.key_data, w)
-            await ctx.tick()
-        ctx.set(core.key_we, 0)
-        i, clock = 0, 0
-        while len(tags) < len(packets):
-            if clock > budget:
-                raise RuntimeError(f"simulation did not finish in {budget} clocks")
-            if i < len(stream):
-                first, kind, data, nbytes, iv, dec = stream[i]
-                ctx.set(core.in_valid, 1)
-                ctx.set(core.in_first, first)
-                ctx.set(core.in_kind, kind)
-                ctx.set(core.in_data, data)
-                ctx.set(core.in_nbytes, nbytes)
-                ctx.set(core.in_iv, iv)
-                ctx.set(core.in_decrypt, dec)
-            else:
-                ctx.set(core.in_valid, 0)
-            ready = ctx.get(core.in_ready)
-            if ctx.get(core.out_valid):
-                outs.append((clock, ctx.get(core.out_data), ctx.get(core.out_nbytes)))
-            if ctx.get(core.tag_valid):
-                tags.append((clock, ctx.get(core.tag), ctx.get(core.tag_ok),
-                             ctx.get(core.tag_decrypt)))
-            await ctx.tick()
-            if ready and i < len(stream):
-                i += 1
-            clock += 1
-        state["clock"] = clock
+        clock = 0
+        for key, packets in segments:
+            ks = KeySet(key)
+            words = list(ks.round_keys) + [0, 0]
+            words[KEY_H], words[KEY_H2] = ks.h, ks.h2
+            for i, w in enumerate(words):
+                ctx.set(core.key_we, 1)
+                ctx.set(core.key_addr, i)
+                ctx.set(core.key_data, w)
+                await ctx.tick()
+                clock += 1
+            ctx.set(core.key_we, 0)
+            stream = [b for p in packets for b in beats(p)]
+            outs, tags = [], []
+            budget = clock + (len(stream) + 40) * (per_block + 1) + 100
+            i = 0
+            while len(tags) < len(packets):
+                if clock > budget:
+                    raise RuntimeError("simulation did not finish in its clock budget")
+                if i < len(stream):
+                    first, kind, data, nbytes, iv, dec = stream[i]
+                    ctx.set(core.in_valid, 1)
+                    ctx.set(core.in_first, first)
+                    ctx.set(core.in_kind, kind)
+                    ctx.set(core.in_data, data)
+                    ctx.set(core.in_nbytes, nbytes)
+                    ctx.set(core.in_iv, iv)
+                    ctx.set(core.in_decrypt, dec)
+                else:
+                    ctx.set(core.in_valid, 0)
+                ready = ctx.get(core.in_ready)
+                if ctx.get(core.out_valid):
+                    outs.append((clock, ctx.get(core.out_data), ctx.get(core.out_nbytes)))
+                if ctx.get(core.tag_valid):
+                    tags.append((clock, ctx.get(core.tag), ctx.get(core.tag_ok),
+                                 ctx.get(core.tag_decrypt)))
+                await ctx.tick()
+                if ready and i < len(stream):
+                    i += 1
+                clock += 1
+            collected.append(_results(packets, outs, tags))
 
     sim = Simulator(core)
     sim.add_clock(1e-8)
@@ -102,7 +113,10 @@ def run(key: bytes, packets: list[Packet], multiplier: str = "parallel",
             sim.run()
     else:
         sim.run()
+    return collected
 
+
+def _results(packets, outs, tags) -> list[Result]:
     results, o = [], 0
     for p, (tclock, tag, ok, dec) in zip(packets, tags):
         nblocks = (len(p.data) + 15) // 16
@@ -113,6 +127,8 @@ def run(key: bytes, packets: list[Packet], multiplier: str = "parallel",
         if dec != p.decrypt:
             raise RuntimeError("tag stream out of step with the packets")
         if p.decrypt:
+            # a refused packet's plaintext is withheld (the core streams it before the
+            # tag is known; the host releases it only on tag_ok)
             results.append(Result(data if ok else None, None, bool(ok), clocks, tclock))
         else:
             results.append(Result(data, tag.to_bytes(16, "big"), True, clocks, tclock))
