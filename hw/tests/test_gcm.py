@@ -65,13 +65,13 @@ def _cavp_records(name, per_section):
             params[k.strip()] = int(v)
         elif line.startswith("Count"):
             if rec is not None:
-                sec = (params["Keylen"], params["IVlen"], params["PTlen"], params["AADlen"],
-                       params["Taglen"])
+                sp = rec["section"]       # the header above the record, not the next one
+                sec = (sp["Keylen"], sp["IVlen"], sp["PTlen"], sp["AADlen"], sp["Taglen"])
                 if sec[0] == 128 and sec[1] == 96 and sec[4] == 128 and \
                         taken.get(sec, 0) < per_section:
                     taken[sec] = taken.get(sec, 0) + 1
                     out.append(rec)
-            rec = {}
+            rec = {"Count": line.split("=")[1].strip(), "section": params.copy()}
         elif line == "FAIL" and rec is not None:
             rec["FAIL"] = True
         elif "=" in line and rec is not None:
