@@ -106,8 +106,25 @@ def cmd_cycles(args) -> int:
     return 0
 
 
+def _synth_line(u: str, r: dict) -> str:
+    line = f"{u}:"
+    if "generic" in r:
+        g = r["generic"]
+        line += f" {g['gates_2input']} 2-input gates, {g['flipflops']} flip-flops"
+    if "ecp5" in r:
+        e = r["ecp5"]
+        line += (f"; ECP5 {e['luts']} LUTs, {e['registers']} registers, "
+                 f"{e['block_rams']} block RAMs, Fmax {e['fmax_mhz']} MHz, "
+                 f"{e['gbit_s']} Gbit/s")
+    return line
+
+
 def cmd_synth(args) -> int:
-    from .synth import UNITS, cpu, synth_unit, tool_versions
+    import os
+    import shutil
+    import tempfile
+    from .files import write_atomic
+    from .synth import UNITS, cpu, ecp5, generic_gates, tool_versions
     units = args.units.split(",") if args.units else (
         ["aes", f"ghash-{args.multiplier}", f"core-{args.multiplier}"] if args.multiplier
         else UNITS)
@@ -118,21 +135,30 @@ def cmd_synth(args) -> int:
             out["units"] = prev.get("units", {})
         except (OSError, ValueError):
             pass
-    for u in units:
-        print(f"synthesizing {u} ...", file=sys.stderr, flush=True)
-        r = synth_unit(u, do_ecp5=not args.no_ecp5, keep=args.keep and f"{args.keep}/{u}")
-        out["units"][u] = r
-        g = r["generic"]
-        line = f"{u}: {g['gates_2input']} 2-input gates, {g['flipflops']} flip-flops"
-        if "ecp5" in r:
-            e = r["ecp5"]
-            line += (f"; ECP5 {e['luts']} LUTs, {e['registers']} registers, "
-                     f"{e['block_rams']} block RAMs, Fmax {e['fmax_mhz']} MHz, "
-                     f"{e['gbit_s']} Gbit/s")
-        print(line, flush=True)
-        if args.json:
-            from .files import write_atomic
-            write_atomic(args.json, json.dumps(out, indent=1) + "\n")
+    # all generic gate counts first (minutes), then place and route (much longer); the
+    # JSON is rewritten after every step, and a step already in it is not redone
+    phases = [("generic", generic_gates)]
+    if not args.no_ecp5:
+        phases.append(("ecp5", ecp5))
+    for phase, fn in phases:
+        for u in units:
+            entry = out["units"].setdefault(u, {"unit": u})
+            if phase in entry and not args.redo:
+                continue
+            print(f"{phase} {u} ...", file=sys.stderr, flush=True)
+            work = os.path.join(args.keep, u) if args.keep else tempfile.mkdtemp(
+                prefix=f"gcmkit-hw-{u}-")
+            os.makedirs(work, exist_ok=True)
+            try:
+                entry[phase] = fn(u, work)
+            finally:
+                if not args.keep:
+                    shutil.rmtree(work, ignore_errors=True)
+            if phase == "ecp5":
+                entry[phase]["gbit_s"] = round(128 * entry[phase]["fmax_mhz"] / 1000, 2)
+            print(_synth_line(u, entry), flush=True)
+            if args.json:
+                write_atomic(args.json, json.dumps(out, indent=1) + "\n")
     return 0
 
 
@@ -152,6 +178,7 @@ def main(argv=None) -> int:
     s.add_argument("--no-ecp5", action="store_true", help="generic gate counts only")
     s.add_argument("--json", help="merge results into this JSON file")
     s.add_argument("--keep", help="keep work directories under this directory")
+    s.add_argument("--redo", action="store_true", help="redo steps already in --json")
     args = p.parse_args(argv)
     try:
         return {"vectors": cmd_vectors, "cycles": cmd_cycles, "synth": cmd_synth}[args.cmd](args)

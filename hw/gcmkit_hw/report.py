@@ -8,7 +8,7 @@ import math
 import os
 import sys
 
-from .cli import IPI_MIX, ipi, measure_cycles
+from .cli import ipi, measure_cycles
 from .files import write_atomic
 from .ghash import MULTIPLIERS
 

