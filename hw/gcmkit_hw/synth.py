@@ -44,7 +44,7 @@ def unit(name: str):
     raise ValueError(f"unknown unit {name!r}")
 
 
-UNITS = ["aes"] + [f"ghash-{m}" for m in MULTIPLIERS] + [f"core-{m}" for m in MULTIPLIERS]
+UNITS = ["aes"] + [f"ghash-{m}" for m in MULTIPLIERS + ["digit1"]] + [f"core-{m}" for m in MULTIPLIERS]
 
 
 def _yosys(script: str, cwd: str) -> None:
