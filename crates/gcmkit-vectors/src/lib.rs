@@ -202,7 +202,7 @@ fn aead_outcome(t: &Test, cipher: Result<impl AeadMode, Error>) -> Result<Outcom
     Ok(check(!t.must_fail()?, enc, &expected, dec, &msg))
 }
 
-/// `../shared/vectors/gcm_siv_2015_test.json` (variant, counterBits).
+/// `data/gcm_siv_2015_test.json` (variant, counterBits).
 fn gcm_siv_2015_test(group: &Value, t: &Test, engine: Engine) -> Result<Outcome, String> {
     let k = group["counterBits"].as_u64().ok_or("missing counterBits")?;
     let k = u32::try_from(k).map_err(|_| format!("counterBits {k} out of range"))?;
@@ -227,7 +227,7 @@ fn gcm_siv_2015_test(group: &Value, t: &Test, engine: Engine) -> Result<Outcome,
     aead_outcome(t, cipher.and_then(|c| c.with_counter_bits(k)))
 }
 
-/// `../shared/vectors/gcm64_test.json` (cipher TDEA or Blowfish-128, tagSize in bits).
+/// `data/gcm64_test.json` (cipher TDEA or Blowfish-128, tagSize in bits).
 fn gcm64_test(group: &Value, t: &Test) -> Result<Outcome, String> {
     let tag_len = usize::try_from(t.0["tagSize"].as_u64().ok_or("missing tagSize")? / 8)
         .map_err(|_| "tagSize out of range")?;

@@ -1,5 +1,5 @@
 //! The project's vectors for constructions no standard publishes vectors for
-//! (`../shared/vectors/`, produced by an independent implementation of the conventions):
+//! (`crates/gcmkit-vectors/data/`, produced by an independent implementation of the conventions):
 //! GCM-SIV (2015) in all variants and counter widths, and GCM-64, on every engine.
 
 mod common;
@@ -8,15 +8,13 @@ use gcmkit::AeadMode;
 use gcmkit::{GcmSiv2015, GcmSiv2015Variant};
 use serde_json::Value;
 
+/// Reads one of the project's vector files (`crates/gcmkit-vectors/data/`, in the
+/// repository). A missing or unreadable file fails the test: it is never skipped.
 pub fn shared_vectors(name: &str) -> Value {
-    let dir = std::env::var("GCMKIT_SHARED_VECTORS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-        });
-    let p = dir.join(name);
-    let text = std::fs::read_to_string(&p)
-        .unwrap_or_else(|e| panic!("{}: {e} (set GCMKIT_SHARED_VECTORS)", p.display()));
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../gcmkit-vectors/data")
+        .join(name);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     serde_json::from_str(&text).unwrap()
 }
 

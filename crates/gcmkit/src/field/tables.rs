@@ -50,7 +50,7 @@ pub fn mul_bitwise(x: u128, y: u128) -> u128 {
     z
 }
 
-/// Algorithm 3: M[b] = b·H for all `bits`-bit values b, where the value's most significant
+/// Algorithm 3: M\[b\] = b·H for all `bits`-bit values b, where the value's most significant
 /// bit is the coefficient of x^0.
 pub fn algorithm3(h: u128, bits: u32) -> Vec<u128> {
     let n = 1usize << bits;
@@ -132,8 +132,8 @@ impl core::fmt::Debug for TableMul {
 
 impl Drop for TableMul {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(&mut self.key_tables);
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h));
+        crate::secret::wipe::wipe(&mut self.key_tables);
+        crate::secret::wipe::wipe(core::slice::from_mut(&mut self.h));
     }
 }
 
