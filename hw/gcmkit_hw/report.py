@@ -1,7 +1,8 @@
 """make hw-synth's last step: measured clocks per packet for every multiplier at Table 1's
 sizes (cycles.json) and the area-against-throughput plot (area-throughput.png).
 
-Usage: python -m gcmkit_hw.report RESULTS_DIR   (reads RESULTS_DIR/synth.json)
+Usage: python -m gcmkit_hw.report RESULTS_DIR [--reuse-cycles]   (reads RESULTS_DIR/synth.json;
+--reuse-cycles keeps an existing cycles.json instead of simulating again)
 """
 import json
 import math
@@ -31,37 +32,84 @@ def cycles_table() -> dict:
     return out
 
 
-def plot(synth: dict, cycles: dict, path: str) -> None:
+def core_estimates(synth: dict, cycles: dict) -> dict:
+    """Per multiplier: the core's area and Fmax.
+
+    Area: the measured core when synthesized, else the parallel core's figure with the
+    parallel GHASH unit swapped for this one (same AES pipeline and glue). Fmax: the
+    measured core's, else the slower of the AES pipeline and the GHASH unit placed alone
+    (both register to register); None when neither was placed."""
+    u = synth["units"]
+    out = {}
+    for m in MULTIPLIERS:
+        core, gh = u.get(f"core-{m}", {}), u.get(f"ghash-{m}", {})
+        if "generic" in core:
+            gates, how = core["generic"]["gates_2input"], "measured"
+        elif "generic" in gh and "generic" in u.get("core-parallel", {}):
+            gates = (u["core-parallel"]["generic"]["gates_2input"]
+                     - u["ghash-parallel"]["generic"]["gates_2input"]
+                     + gh["generic"]["gates_2input"])
+            how = "parallel core with this GHASH unit"
+        else:
+            continue
+        fmax = None
+        if "ecp5" in core:
+            fmax = core["ecp5"]["fmax_mhz"]
+        elif "ecp5" in gh and "ecp5" in u.get("aes", {}):
+            fmax = min(gh["ecp5"]["fmax_mhz"], u["aes"]["ecp5"]["fmax_mhz"])
+        ipi_bpc = cycles["measured"][m]["ipi"]
+        out[m] = {"gates": gates, "gates_from": how, "fmax_mhz": fmax, "ipi_bits_per_clock":
+                  ipi_bpc, "ipi_gbit_s": None if fmax is None else ipi_bpc * fmax / 1000}
+    return out
+
+
+def plot(est: dict, path: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for m in MULTIPLIERS:
-        u = synth["units"].get(f"core-{m}")
-        if not u or "ecp5" not in u:
-            continue
-        gates = u["generic"]["gates_2input"]
-        gbps = cycles["measured"][m]["ipi"] * u["ecp5"]["fmax_mhz"] / 1000
-        ax.scatter(gates / 1000, gbps)
-        ax.annotate(m, (gates / 1000, gbps), textcoords="offset points", xytext=(5, 5))
-    ax.axhline(10, linestyle="--", color="grey")
-    ax.text(ax.get_xlim()[0], 10.3, "10 Gbit/s (GMAC paper)", color="grey")
-    ax.set_xlabel("area: whole core, thousands of 2-input gates (Yosys generic)")
-    ax.set_ylabel("Gbit/s on the IPI mix (IPI bits/clock x ECP5 Fmax)")
-    ax.set_title("AES-128-GCM core per GHASH multiplier: area against throughput")
+    placed = {m: e for m, e in est.items() if e["ipi_gbit_s"] is not None}
+    fig, axes = plt.subplots(1, 2 if placed else 1, figsize=(11 if placed else 6, 4.5),
+                             squeeze=False)
+    ax = axes[0][0]
+    for m, e in est.items():
+        ax.scatter(e["gates"] / 1000, e["ipi_bits_per_clock"])
+        ax.annotate(m, (e["gates"] / 1000, e["ipi_bits_per_clock"]),
+                    textcoords="offset points", xytext=(5, -12 if m == "evenodd" else 4))
+    ax.set_xlabel("core area, thousands of 2-input gates (Yosys generic)")
+    ax.set_ylabel("IPI, bits per clock (measured)")
+    ax.set_title("area against bits per clock")
     ax.grid(alpha=0.3)
+    if placed:
+        ax = axes[0][1]
+        for m, e in placed.items():
+            ax.scatter(e["gates"] / 1000, e["ipi_gbit_s"])
+            ax.annotate(m, (e["gates"] / 1000, e["ipi_gbit_s"]), textcoords="offset points",
+                        xytext=(5, 4))
+        ax.axhline(10, linestyle="--", color="grey")
+        ax.text(ax.get_xlim()[0], 10.2, " 10 Gbit/s (GMAC paper)", color="grey")
+        ax.set_xlabel("core area, thousands of 2-input gates (Yosys generic)")
+        ax.set_ylabel("Gbit/s on the IPI mix (bits/clock x ECP5 Fmax)")
+        ax.set_title("area against throughput (LFE5UM-85F)")
+        ax.grid(alpha=0.3)
+    fig.suptitle("AES-128-GCM core per GHASH multiplier")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
 
 
 def main(argv=None) -> int:
     d = (argv or sys.argv[1:] or ["hw/results"])[0]
     os.makedirs(d, exist_ok=True)
-    cyc = cycles_table()
-    write_atomic(os.path.join(d, "cycles.json"), json.dumps(cyc, indent=1) + "\n")
+    cp = os.path.join(d, "cycles.json")
+    if "--reuse-cycles" in (argv or sys.argv[1:]) and os.path.exists(cp):
+        cyc = json.load(open(cp))
+    else:
+        cyc = cycles_table()
+        write_atomic(cp, json.dumps(cyc, indent=1) + "\n")
     sp = os.path.join(d, "synth.json")
     if os.path.exists(sp):
-        plot(json.load(open(sp)), cyc, os.path.join(d, "area-throughput.png"))
+        est = core_estimates(json.load(open(sp)), cyc)
+        write_atomic(os.path.join(d, "cores.json"), json.dumps(est, indent=1) + "\n")
+        plot(est, os.path.join(d, "area-throughput.png"))
     return 0
 
 
