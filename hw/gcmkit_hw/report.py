@@ -84,7 +84,7 @@ def plot(est: dict, path: str) -> None:
         for m, e in placed.items():
             ax.scatter(e["gates"] / 1000, e["ipi_gbit_s"])
             ax.annotate(m, (e["gates"] / 1000, e["ipi_gbit_s"]), textcoords="offset points",
-                        xytext=(5, 4))
+                        xytext=(5, -12 if m == "evenodd" else 4))
         ax.axhline(10, linestyle="--", color="grey")
         ax.text(ax.get_xlim()[0], 10.2, " 10 Gbit/s (GMAC paper)", color="grey")
         ax.set_xlabel("core area, thousands of 2-input gates (Yosys generic)")
