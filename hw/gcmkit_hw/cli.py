@@ -106,6 +106,14 @@ def cmd_cycles(args) -> int:
     return 0
 
 
+def clocks_per_block(unit: str) -> int:
+    """Clocks per 128-bit block of a synth unit (aes, ghash-<m>, core-<m>)."""
+    if unit == "aes":
+        return 1
+    from .ghash import make_ghash
+    return make_ghash(unit.split("-", 1)[1]).clocks_per_block
+
+
 def _synth_line(u: str, r: dict) -> str:
     line = f"{u}:"
     if "generic" in r:
@@ -155,7 +163,10 @@ def cmd_synth(args) -> int:
                 if not args.keep:
                     shutil.rmtree(work, ignore_errors=True)
             if phase == "ecp5":
-                entry[phase]["gbit_s"] = round(128 * entry[phase]["fmax_mhz"] / 1000, 2)
+                # data rate: a 128-bit block per clocks_per_block clocks at Fmax
+                entry[phase]["clocks_per_block"] = clocks_per_block(u)
+                entry[phase]["gbit_s"] = round(
+                    128 * entry[phase]["fmax_mhz"] / clocks_per_block(u) / 1000, 2)
             print(_synth_line(u, entry), flush=True)
             if args.json:
                 write_atomic(args.json, json.dumps(out, indent=1) + "\n")
