@@ -2,8 +2,9 @@
 
 One round per stage, one block in and one block out per clock. The stage register sits right
 after SubBytes, so each stage's logic is ShiftRows, MixColumns, AddRoundKey and the next
-S-box: the S-box is a synchronous 256 x 8 ROM read (one block RAM per S-box on an ECP5, or
-logic after Yosys' generic mapping), and the register is that ROM's output register.
+S-box: the S-box is a synchronous 256 x 8 ROM read, and the register is that ROM's output
+register (Yosys maps the ROMs to logic in its generic flow, and chose LUTs over block RAM
+for them on the ECP5 too: docs/hardware.md).
 Latency: 10 clocks. A sideband travels alongside (the beat's type, data and flags), and the
 whole pipeline holds when ``ce`` is low (a slow GHASH unit stalls it).
 """
