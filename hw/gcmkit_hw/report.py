@@ -32,6 +32,16 @@ def cycles_table() -> dict:
     return out
 
 
+def _fmax(entry: dict):
+    """(MHz, how) of a unit: routed, or estimated after placement; None if neither."""
+    if "ecp5" in entry:
+        return entry["ecp5"]["fmax_mhz"], "routed"
+    q = entry.get("ecp5_placed_only")
+    if q and q.get("fmax_mhz_after_placement"):
+        return q["fmax_mhz_after_placement"], "after placement"
+    return None
+
+
 def core_estimates(synth: dict, cycles: dict) -> dict:
     """Per multiplier: the core's area and Fmax.
 
@@ -52,13 +62,18 @@ def core_estimates(synth: dict, cycles: dict) -> dict:
             how = "parallel core with this GHASH unit"
         else:
             continue
-        fmax = None
+        fmax, fmax_from = None, None
         if "ecp5" in core:
-            fmax = core["ecp5"]["fmax_mhz"]
-        elif "ecp5" in gh and "ecp5" in u.get("aes", {}):
-            fmax = min(gh["ecp5"]["fmax_mhz"], u["aes"]["ecp5"]["fmax_mhz"])
+            fmax, fmax_from = core["ecp5"]["fmax_mhz"], "core routed"
+        else:
+            # routed figures where there are, nextpnr's after-placement estimate otherwise
+            parts = [_fmax(gh), _fmax(u.get("aes", {}))]
+            if all(parts):
+                fmax = min(f for f, _ in parts)
+                fmax_from = "min of AES and GHASH units: " + ", ".join(w for _, w in parts)
         ipi_bpc = cycles["measured"][m]["ipi"]
-        out[m] = {"gates": gates, "gates_from": how, "fmax_mhz": fmax, "ipi_bits_per_clock":
+        out[m] = {"gates": gates, "gates_from": how, "fmax_mhz": fmax, "fmax_from": fmax_from,
+                  "ipi_bits_per_clock":
                   ipi_bpc, "ipi_gbit_s": None if fmax is None else ipi_bpc * fmax / 1000}
     return out
 
@@ -89,6 +104,11 @@ def plot(est: dict, path: str) -> None:
         ax.text(ax.get_xlim()[0], 10.2, " 10 Gbit/s (GMAC paper)", color="grey")
         ax.set_xlabel("core area, thousands of 2-input gates (Yosys generic)")
         ax.set_ylabel("Gbit/s on the IPI mix (bits/clock x ECP5 Fmax)")
+        estimated = [m for m, e in placed.items() if "after placement" in e["fmax_from"]]
+        if estimated:
+            ax.text(0.02, 0.78, "Fmax: slower of the AES and GHASH units; after-placement\n"
+                    f"estimates (routing unfinished) enter {', '.join(estimated)}",
+                    transform=ax.transAxes, fontsize=7, color="grey")
         ax.set_title("area against throughput (LFE5UM-85F)")
         ax.grid(alpha=0.3)
     fig.suptitle("AES-128-GCM core per GHASH multiplier")
