@@ -146,31 +146,28 @@ macro_rules! dispatch {
     ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
         match $self.engine {
             Engine::Portable => $portable,
-            // SAFETY (every arm): `$self` is a `Kernels` token, which only
-            // `Engine::kernels` constructs, after detection found every feature of the
-            // engine's table, the same table its entry points are compiled with.
             #[cfg(target_arch = "x86_64")]
-            Engine::Aesni => {
-                use x86::aesni as $m;
-                unsafe { $hw }
-            }
+            Engine::Aesni => hw_call!(x86::aesni, |$m| $hw),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2 => {
-                use x86::avx2 as $m;
-                unsafe { $hw }
-            }
+            Engine::Avx2 => hw_call!(x86::avx2, |$m| $hw),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512 => {
-                use x86::avx512 as $m;
-                unsafe { $hw }
-            }
+            Engine::Avx512 => hw_call!(x86::avx512, |$m| $hw),
             #[cfg(target_arch = "aarch64")]
-            Engine::Armv8 => {
-                use arm::armv8 as $m;
-                unsafe { $hw }
-            }
+            Engine::Armv8 => hw_call!(arm::armv8, |$m| $hw),
         }
     };
+}
+
+/// One hardware arm of `dispatch!`: `$hw` with `$m` bound to the engine's entry points.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! hw_call {
+    ($($module:ident)::+, |$m:ident| $hw:expr) => {{
+        use $($module)::+ as $m;
+        // SAFETY: `dispatch!` runs on a `Kernels` token, which only `Engine::kernels`
+        // constructs, after detection found every feature of this engine's `hw_engine!`
+        // table, the same table its entry points (`$m`) are compiled with.
+        unsafe { $hw }
+    }};
 }
 
 impl Engine {

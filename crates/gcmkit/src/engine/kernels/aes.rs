@@ -17,6 +17,7 @@ pub(super) struct Keys<V> {
 pub(super) unsafe fn keys<V: Simd>(rk: &RoundKeys) -> Keys<V> {
     // (Explicit loops, not `array::from_fn`: its closure would not inline into the
     // target-feature entry point and would run the intrinsics out of line.)
+    // SAFETY: a register zero under this function's contract (features present).
     let mut k = [unsafe { V::zero() }; 15];
     for (ki, bi) in k
         .iter_mut()
