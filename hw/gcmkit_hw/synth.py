@@ -101,7 +101,8 @@ def ecp5(name: str, work: str, freq: int = 100, seed: int = 1,
     t = time.time()
     r = subprocess.run([exe, "--85k", "--package", "CABGA381", "--json", "ecp5.json",
                         "--lpf-allow-unconstrained", "--freq", str(freq), "--seed", str(seed),
-                        "--router", router, "--report", "report.json", "--log", "nextpnr.log"],
+                        "--router", router, "--timing-allow-fail",  # report Fmax below target
+                        "--report", "report.json", "--log", "nextpnr.log"],
                        cwd=work, capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError(f"nextpnr failed: {r.stderr[-2000:]}")
