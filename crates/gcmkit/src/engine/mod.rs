@@ -15,13 +15,27 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;
+// The engine generator exists for the hardware backends only. The generic kernels and
+// their vector trait are instantiated only by those backends too; on other targets
+// (thumbv7em, wasm32, ...) the portable engine uses just their shared types (`Hash`, `Io`),
+// and the rest is compiled, type-checked and unused by design: no warnings for that.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod hw;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports, unused_macros)
+)]
 pub(crate) mod kernels;
 pub(crate) mod portable;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports, unused_macros)
+)]
 pub(crate) mod simd;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(unused_imports)] // used by the backends' engine tables
 pub(crate) use hw::hw_engine;
 pub(crate) use kernels::Hash;
@@ -52,7 +66,8 @@ impl<'a> Data<'a> {
     }
 
     /// Copies the source into the destination (if separate) so the rest runs in place;
-    /// returns the destination.
+    /// returns the destination. (Only the hardware engines' small kernels ask.)
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn make_in_place(&mut self) -> &mut [u8] {
         match self {
             Data::InPlace(b) => b,
