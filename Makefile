@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+test: test-deps test-rust test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -115,6 +115,23 @@ test-nostd:
 		echo "== gcmkit for $$t, features [$$f]"; \
 		CARGO_TARGET_DIR=target/nostd RUSTFLAGS=-Dwarnings $(CARGO) build -q -p gcmkit \
 			--no-default-features --features "$$f" --target $$t; done; done
+
+## The hardware model (hw/: AES-128-GCM as Amaranth RTL, simulated cycle by cycle): installs
+## ./hw and the test data package, and gcmkit's Python package (the differential tests'
+## reference) unless test-python already put it into this Python; then hw/tests.
+test-hw:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt ./hw
+	$(PYTHON) -c "import gcmkit" 2>/dev/null || \
+		$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
+	cd hw && $(PYTHON) -m pytest -q tests
+
+## Synthesis of the hardware model (slow, not in `make test`): Yosys generic gate counts and
+## ECP5 place and route per unit and per multiplier, then the cycle counts and the plot:
+## hw/results/{synth.json,cycles.json,area-throughput.png}, quoted by docs/hardware.md.
+hw-synth:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check './hw[synth]'
+	nice $(PYTHON) -m gcmkit_hw.cli synth --json hw/results/synth.json
+	$(PYTHON) -m gcmkit_hw.report hw/results
 
 ## The portable engine on wasm32 (WASI): the built-in known-answer tests and the published
 ## Wycheproof files (AES-GCM, AES-GCM-SIV, GMAC, Cobblestone) as one WASI program
