@@ -17,8 +17,9 @@
 //!
 //! Everything here is constant time: the field multiply uses masks, not branches.
 
+use crate::engine::Data;
 use crate::error::Error;
-use crate::mode::{AeadMode, Limits};
+use crate::mode::{sealed::Core, Limits, OnFailure};
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -198,8 +199,8 @@ impl<C: BlockCipher64> Gcm64<C> {
     }
 }
 
-impl<C: BlockCipher64> AeadMode for Gcm64<C> {
-    fn limits(&self) -> Limits {
+impl<C: BlockCipher64> Core for Gcm64<C> {
+    fn mode_limits(&self) -> Limits {
         Limits {
             tag_len: self.tag_len,
             max_aad: crate::gcm::MAX_AAD,
@@ -207,20 +208,31 @@ impl<C: BlockCipher64> AeadMode for Gcm64<C> {
         }
     }
 
-    fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_data(&self, iv: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let y0 = self.y0(iv)?;
+        let buf = data.into_in_place();
         self.ctr(y0, buf);
         Ok(Tag::truncate(self.tag(y0, aad, buf), self.tag_len))
     }
 
-    /// Verifies before decrypting (the tag covers the ciphertext).
-    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    /// Verifies before decrypting (the tag covers the ciphertext), so on failure the
+    /// destination is untouched whatever `on_failure` asks (the caller zeroes it).
+    fn open_data(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        _on_failure: OnFailure,
+    ) -> Result<(), Error> {
         let y0 = self.y0(iv)?;
-        let t = self.tag(y0, aad, buf);
-        if !crate::engine::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag))) {
-            return Err(Error::AuthenticationFailed); // the caller zeroes `buf`
+        let t = self.tag(y0, aad, data.src());
+        if tag.len() != self.tag_len
+            || !crate::secret::ct::declassify(bool::from(t[..self.tag_len].ct_eq(tag)))
+        {
+            return Err(Error::AuthenticationFailed);
         }
-        self.ctr(y0, buf);
+        self.ctr(y0, data.into_in_place());
         Ok(())
     }
 }

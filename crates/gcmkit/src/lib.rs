@@ -72,9 +72,11 @@ pub mod gcm64;
 pub mod hazmat;
 mod kdf;
 mod mode;
+mod secret;
 #[cfg(feature = "alloc")]
 pub mod selftest;
 mod siv;
+mod spec;
 mod tag;
 
 pub use aead;
@@ -95,7 +97,7 @@ pub use error::IoError;
 #[cfg(feature = "alloc")]
 pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};
-pub use mode::AeadMode;
+pub use mode::{AeadMode, Limits};
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
 pub use tag::{Tag, MAX_TAG_LEN};

@@ -1,12 +1,14 @@
 //! The one AEAD interface every gcmkit mode implements. A mode supplies its [`Limits`]
-//! (tag length, largest AAD and message) and two in-place operations, `seal` and `open`;
-//! everything users call — `encrypt`/`decrypt` (ciphertext || tag), the in-place detached
-//! forms and `encrypt_into`/`decrypt_into` — is written once here, on top of them, with
-//! the length checks in one place.
+//! (tag length, largest AAD and message) and two crate-private entry points, `seal_data`
+//! and `open_data` (trait `sealed::Core`, which no code outside gcmkit can name or
+//! implement); everything users call — `encrypt`/`decrypt` (ciphertext || tag), the
+//! in-place detached forms and `encrypt_into`/`decrypt_into` — is written once here, on
+//! top of them, with the checks in one place: [`open`] checks the tag length first, then
+//! the limits, and only then lets a mode run.
 //!
 //! The trait is sealed: only gcmkit's modes implement it, so its contract holds for every
-//! implementation: limits are checked before any work, and a failed decryption returns an
-//! error and leaves the output buffer zeroed, on every error path.
+//! implementation: limits and the tag length are checked before any work, and a failed
+//! decryption returns an error and leaves the output buffer zeroed, on every error path.
 //!
 //! ```
 //! use gcmkit::AeadMode;
@@ -15,24 +17,138 @@
 //! assert_eq!(gcm.decrypt(&[0u8; 12], &ct, b"header")?, b"hello");
 //! # Ok::<(), gcmkit::Error>(())
 //! ```
+//!
+//! The modes' own entry points cannot be called from outside the crate, neither by their
+//! old names nor through a generic bound (they skipped the tag-length check):
+//!
+//! ```compile_fail
+//! use gcmkit::AeadMode;
+//! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
+//! let mut ct = *b"forged";
+//! gcm.open(&[0u8; 12], b"", &mut ct, &[]).unwrap();
+//! ```
+//!
+//! ```compile_fail
+//! use gcmkit::AeadMode;
+//! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
+//! let mut buf = *b"plaintext";
+//! let _tag = gcm.seal(&[0u8; 12], b"", &mut buf);
+//! ```
+//!
+//! ```compile_fail
+//! fn forge<M: gcmkit::AeadMode>(m: &M, ct: &mut [u8]) {
+//!     m.open(&[0u8; 12], b"", ct, &[]).unwrap();
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! fn forge<M: gcmkit::AeadMode>(m: &M, ct: &mut [u8]) {
+//!     let _ = m.seal_copy(&[0u8; 12], b"", &[], ct);
+//!     let _ = m.open_copy(&[0u8; 12], b"", &[], ct, &[]);
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! // The sealed core is not nameable either.
+//! use gcmkit::mode::sealed::Core;
+//! ```
 
+use crate::engine::Data;
 use crate::error::Error;
 use crate::tag::Tag;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
+/// What a failed decryption leaves in the destination. (`pub` in name only, as the type
+/// of a parameter of the sealed core: this module is private, so nothing outside gcmkit
+/// can name it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFailure {
+    /// Zeros: gcmkit's own contract (no unverified plaintext, no ciphertext either).
+    Zero,
+    /// What was there before: in place, the ciphertext again (the RustCrypto crates'
+    /// contracts, for `compat`). Modes that verify before decrypting leave a separate
+    /// destination unwritten; modes that decrypt first (the SIV family) copy the source
+    /// in and put the ciphertext back.
+    Restore,
+}
+
 pub(crate) mod sealed {
+    use super::{Limits, OnFailure};
+    use crate::engine::Data;
+    use crate::error::Error;
+    use crate::tag::Tag;
+
+    /// The per-mode entry points. Public in name only (a supertrait of [`super::AeadMode`]
+    /// must be), in a module no code outside gcmkit can reach, with a crate-private data
+    /// type in every signature: outside the crate these methods can be neither named nor
+    /// called, nor the trait implemented. Callers inside go through [`super::open`] and
+    /// [`super::seal`], which do the checks first.
+    pub trait Core {
+        /// Tag length and length limits.
+        fn mode_limits(&self) -> Limits;
+
+        /// Encrypts in place or from a source (limits already checked); returns the tag.
+        fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error>;
+
+        /// Decrypts in place or from a source (tag length and limits already checked);
+        /// on failure leaves the destination as `on_failure` says.
+        fn open_data(
+            &self,
+            nonce: &[u8],
+            aad: &[u8],
+            data: Data<'_>,
+            tag: &[u8],
+            on_failure: OnFailure,
+        ) -> Result<(), Error>;
+    }
+
     /// Only gcmkit's modes implement [`super::AeadMode`].
-    pub trait Sealed {}
-    impl Sealed for crate::AesGcm {}
-    impl Sealed for crate::AesGcmSiv {}
-    impl Sealed for crate::GcmSiv2015 {}
-    impl Sealed for crate::siv::plus::GcmSivPlus {}
-    impl Sealed for crate::XAes256Gcm {}
-    impl Sealed for crate::DndkGcm {}
-    impl<C: crate::gcm64::BlockCipher64> Sealed for crate::gcm64::Gcm64<C> {}
-    #[cfg(all(feature = "table-strategies", feature = "alloc"))]
-    impl Sealed for crate::gcm::tables_mode::TableAesGcm {}
+    impl<T: Core> super::AeadMode for T {}
+}
+
+/// Encrypts with every check first (the limits); the one way in to a mode's `seal_data`.
+pub(crate) fn seal<M: sealed::Core + ?Sized>(
+    mode: &M,
+    nonce: &[u8],
+    aad: &[u8],
+    mut data: Data<'_>,
+) -> Result<Tag, Error> {
+    mode.mode_limits().check(aad.len(), data.dst().len())?;
+    mode.seal_data(nonce, aad, data)
+}
+
+/// The checks before any decryption: the tag length first, then the limits.
+pub(crate) fn check_open<M: sealed::Core + ?Sized>(
+    mode: &M,
+    aad_len: usize,
+    data_len: usize,
+    tag: &[u8],
+) -> Result<(), Error> {
+    let limits = mode.mode_limits();
+    limits.check_tag(tag)?;
+    limits.check(aad_len, data_len)
+}
+
+/// Decrypts with every check first: the tag must be exactly the mode's tag length (a
+/// shorter one would compare only a prefix), then the limits; the one way in to a mode's
+/// `open_data`. On any failure the destination is as `on_failure` says (for `Zero`,
+/// zeroed here whatever the mode did).
+pub(crate) fn open<M: sealed::Core + ?Sized>(
+    mode: &M,
+    nonce: &[u8],
+    aad: &[u8],
+    mut data: Data<'_>,
+    tag: &[u8],
+    on_failure: OnFailure,
+) -> Result<(), Error> {
+    let r = check_open(mode, aad.len(), data.dst().len(), tag)
+        .and_then(|()| mode.open_data(nonce, aad, data.reborrow(), tag, on_failure));
+    if r.is_err() && on_failure == OnFailure::Zero {
+        // The caller sees this buffer, so a plain fill cannot be optimized away.
+        data.dst().fill(0);
+    }
+    r
 }
 
 /// A mode's tag length and length limits (bytes).
@@ -65,7 +181,7 @@ impl Limits {
     }
 
     /// `tag` must be exactly the tag length.
-    fn check_tag(&self, tag: &[u8]) -> Result<(), Error> {
+    pub(crate) fn check_tag(&self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() == self.tag_len {
             Ok(())
         } else {
@@ -103,44 +219,15 @@ fn check_buffer(out: &[u8], need: usize) -> Result<(), Error> {
 /// A gcmkit AEAD: AES-GCM, AES-GCM-SIV, GCM-SIV (2015), GCM-SIV+, GCM-64 and the table
 /// strategies all implement it. Bring it into scope (`use gcmkit::AeadMode;`) to call
 /// `encrypt`, `decrypt` and the rest.
-pub trait AeadMode: sealed::Sealed {
+pub trait AeadMode: sealed::Core {
     /// Tag length and length limits.
-    fn limits(&self) -> Limits;
-
-    /// The mode's in-place encryption (limits already checked); returns the tag.
-    #[doc(hidden)]
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error>;
-
-    /// The mode's in-place decryption (limits and tag length already checked); zeroes
-    /// `buf` on failure.
-    #[doc(hidden)]
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error>;
-
-    /// `seal` from `src` into `dst` (equal lengths). Modes with one-pass out-of-place
-    /// kernels (AES-GCM) override it; the default copies, then works in place.
-    #[doc(hidden)]
-    fn seal_copy(&self, iv: &[u8], aad: &[u8], src: &[u8], out: &mut [u8]) -> Result<Tag, Error> {
-        out.copy_from_slice(src);
-        self.seal(iv, aad, out)
-    }
-
-    /// `open` from `src` into `dst` (equal lengths); zeroes `dst` on failure.
-    #[doc(hidden)]
-    fn open_copy(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        out.copy_from_slice(src);
-        self.open(iv, aad, out, tag)
+    fn limits(&self) -> Limits {
+        self.mode_limits()
     }
 
     /// Tag length in bytes.
     fn tag_len(&self) -> usize {
-        self.limits().tag_len
+        self.mode_limits().tag_len
     }
 
     /// Encrypts `buf` in place and returns the tag. Allocates nothing.
@@ -150,8 +237,7 @@ pub trait AeadMode: sealed::Sealed {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<Tag, Error> {
-        self.limits().check(aad.len(), buf.len())?;
-        self.seal(nonce, aad, buf)
+        seal(self, nonce, aad, Data::InPlace(buf))
     }
 
     /// Decrypts `buf` in place if `tag` verifies. On any failure (wrong tag, wrong tag
@@ -163,16 +249,7 @@ pub trait AeadMode: sealed::Sealed {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), Error> {
-        let limits = self.limits();
-        let r = limits
-            .check(aad.len(), buf.len())
-            .and_then(|()| limits.check_tag(tag))
-            .and_then(|()| self.open(nonce, aad, buf, tag));
-        if r.is_err() {
-            // The caller sees this buffer, so a plain fill cannot be optimized away.
-            buf.fill(0);
-        }
-        r
+        open(self, nonce, aad, Data::InPlace(buf), tag, OnFailure::Zero)
     }
 
     /// Encrypts `plaintext` into `out`, which must be `plaintext.len() + tag_len()` long
@@ -184,11 +261,9 @@ pub trait AeadMode: sealed::Sealed {
         aad: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let limits = self.limits();
-        check_buffer(out, plaintext.len().saturating_add(limits.tag_len))?;
-        limits.check(aad.len(), plaintext.len())?;
+        check_buffer(out, plaintext.len().saturating_add(self.tag_len()))?;
         let (ct, tag_out) = out.split_at_mut(plaintext.len());
-        let tag = self.seal_copy(nonce, aad, plaintext, ct)?;
+        let tag = seal(self, nonce, aad, Data::Copy(plaintext, ct))?;
         tag_out.copy_from_slice(tag.as_ref());
         Ok(())
     }
@@ -202,27 +277,20 @@ pub trait AeadMode: sealed::Sealed {
         aad: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let limits = self.limits();
-        let n = limits.body_len(ciphertext)?;
+        let n = self.mode_limits().body_len(ciphertext)?;
         check_buffer(out, n)?;
         let (ct, tag) = ciphertext.split_at(n);
-        let r = limits
-            .check(aad.len(), n)
-            .and_then(|()| self.open_copy(nonce, aad, ct, out, tag));
-        if r.is_err() {
-            out.fill(0);
-        }
-        r
+        open(self, nonce, aad, Data::Copy(ct, out), tag, OnFailure::Zero)
     }
 
     /// Encrypts; returns ciphertext || tag (one allocation, after the limits are checked).
     #[cfg(feature = "alloc")]
     fn encrypt(&self, nonce: &[u8], plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let limits = self.limits();
+        let limits = self.mode_limits();
         limits.check(aad.len(), plaintext.len())?;
         let mut out = Vec::with_capacity(plaintext.len() + limits.tag_len);
         out.extend_from_slice(plaintext);
-        let tag = self.seal(nonce, aad, &mut out)?;
+        let tag = self.seal_data(nonce, aad, Data::InPlace(&mut out))?;
         out.extend_from_slice(tag.as_ref());
         Ok(out)
     }
@@ -230,12 +298,90 @@ pub trait AeadMode: sealed::Sealed {
     /// Decrypts ciphertext || tag; returns the plaintext only if the tag verifies.
     #[cfg(feature = "alloc")]
     fn decrypt(&self, nonce: &[u8], ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
-        let limits = self.limits();
+        let limits = self.mode_limits();
         let n = limits.body_len(ciphertext)?;
         limits.check(aad.len(), n)?;
         let (ct, tag) = ciphertext.split_at(n);
         let mut out = ct.to_vec();
-        self.open(nonce, aad, &mut out, tag)?;
+        open(
+            self,
+            nonce,
+            aad,
+            Data::InPlace(&mut out),
+            tag,
+            OnFailure::Zero,
+        )?;
         Ok(out)
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    /// The failure policy, for every mode: `Zero` zeroes the destination, `Restore` leaves
+    /// the ciphertext in place; a wrong-length tag is refused before any work under both.
+    #[test]
+    fn failure_policy_for_every_mode() {
+        let modes: [(&str, alloc::boxed::Box<dyn AeadMode>, usize); 6] = [
+            (
+                "AesGcm",
+                alloc::boxed::Box::new(crate::AesGcm::new(&[1; 16]).unwrap()),
+                12,
+            ),
+            (
+                "AesGcmSiv",
+                alloc::boxed::Box::new(crate::AesGcmSiv::new(&[1; 32]).unwrap()),
+                12,
+            ),
+            (
+                "GcmSiv2015",
+                alloc::boxed::Box::new(crate::GcmSiv2015::two_key(&[1; 16], &[2; 16]).unwrap()),
+                12,
+            ),
+            (
+                "GcmSivPlus",
+                alloc::boxed::Box::new(
+                    crate::siv::plus::GcmSivPlus::new(&[1; 16], &[2; 16]).unwrap(),
+                ),
+                12,
+            ),
+            (
+                "XAes256Gcm",
+                alloc::boxed::Box::new(crate::XAes256Gcm::new(&[1; 32]).unwrap()),
+                24,
+            ),
+            (
+                "DndkGcm",
+                alloc::boxed::Box::new(
+                    crate::DndkGcm::new(&[1; 32]).unwrap().with_key_commitment(),
+                ),
+                24,
+            ),
+        ];
+        for (name, m, nonce_len) in modes {
+            let nonce = [7u8; 24];
+            let nonce = &nonce[..nonce_len];
+            for len in [0usize, 5, 64, 300, 2000] {
+                let pt: Vec<u8> = (0..len).map(|i| i as u8).collect();
+                let mut ct = pt.clone();
+                let tag = m.encrypt_in_place_detached(nonce, b"ad", &mut ct).unwrap();
+                let mut bad = tag.as_ref().to_vec();
+                bad[0] ^= 1;
+                for (t, what) in [(&bad[..], "wrong tag"), (&tag.as_ref()[..4], "short tag")] {
+                    let mut buf = ct.clone();
+                    let data = Data::InPlace(&mut buf);
+                    assert!(open(&*m, nonce, b"ad", data, t, OnFailure::Restore).is_err());
+                    assert_eq!(buf, ct, "{name} {len} {what}: restored");
+                    let data = Data::InPlace(&mut buf);
+                    assert!(open(&*m, nonce, b"ad", data, t, OnFailure::Zero).is_err());
+                    assert!(buf.iter().all(|&b| b == 0), "{name} {len} {what}: zeroed");
+                }
+                let mut buf = ct.clone();
+                let data = Data::InPlace(&mut buf);
+                open(&*m, nonce, b"ad", data, tag.as_ref(), OnFailure::Restore).unwrap();
+                assert_eq!(buf, pt, "{name} {len}: opens");
+            }
+        }
     }
 }

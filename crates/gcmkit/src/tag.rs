@@ -63,7 +63,7 @@ impl Tag {
     pub fn ct_eq_slice(&self, other: &[u8]) -> bool {
         // The outcome is public (accept or reject); the comparison itself is constant time.
         other.len() == self.len()
-            && crate::engine::ct::declassify(bool::from(self.as_ref().ct_eq(other)))
+            && crate::secret::ct::declassify(bool::from(self.as_ref().ct_eq(other)))
     }
 }
 

@@ -3,6 +3,7 @@
 //! AES in the forward direction (CTR, tag PRF, key derivation).
 
 pub(crate) mod soft;
+pub(crate) mod soft_word;
 
 use crate::error::Error;
 use zeroize::Zeroize;
@@ -12,14 +13,14 @@ use zeroize::Zeroize;
 ///
 /// Zeroized on drop (16-byte volatile stores); `Debug` prints only the key size.
 #[derive(Clone)]
-pub struct RoundKeys {
+pub(crate) struct RoundKeys {
     keys: [[u8; 16]; 15],
     rounds: u8,
 }
 
 impl Drop for RoundKeys {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(&mut self.keys);
+        crate::secret::wipe::wipe(&mut self.keys);
     }
 }
 
@@ -34,7 +35,7 @@ const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x
 
 impl RoundKeys {
     /// Expands a 16-, 24- or 32-byte key.
-    pub fn new(key: &[u8]) -> Result<Self, Error> {
+    pub(crate) fn new(key: &[u8]) -> Result<Self, Error> {
         let nk = match key.len() {
             16 | 24 | 32 => key.len() / 4,
             n => {
@@ -91,12 +92,12 @@ impl RoundKeys {
     }
 
     /// Number of rounds: 10, 12 or 14.
-    pub fn rounds(&self) -> usize {
+    pub(crate) fn rounds(&self) -> usize {
         self.rounds as usize
     }
 
     /// Key size in bits.
-    pub fn key_bits(&self) -> usize {
+    pub(crate) fn key_bits(&self) -> usize {
         (self.rounds as usize - 6) * 32
     }
 

@@ -13,7 +13,7 @@
 //! SubBytes is the Boyar-Matthews-Peralta S-box circuit: 32 AND and 81 XOR on planes (its
 //! four XNORs become XORs: their complement is the affine constant 0x63, folded into the
 //! round keys, see below). The word type is generic ([`Word`]): SSE2 or NEON registers of
-//! two lanes (8 blocks) where the architecture guarantees them (`engine::soft_word`),
+//! two lanes (8 blocks) where the architecture guarantees them (`aes::soft_word`),
 //! else one u64 lane.
 //!
 //! # Fixslicing (Adomnicai and Peyrin, TCHES 2021/1)
@@ -238,7 +238,7 @@ fn unpack<W: Word>(p: &Planes<W>, blocks: &mut [[u8; 16]], shift: u32) {
             blk[8..].copy_from_slice(&hi.lane(l).to_le_bytes());
         }
     }
-    crate::engine::wipe::wipe(&mut w);
+    crate::secret::wipe::wipe(&mut w);
 }
 
 /// SubBytes without its affine constant (see the module docs), on planes: the circuit of
@@ -422,7 +422,7 @@ pub(crate) struct Schedule<W: Word> {
 impl<W: Word> Drop for Schedule<W> {
     fn drop(&mut self) {
         for k in self.k.iter_mut() {
-            crate::engine::wipe::wipe(k);
+            crate::secret::wipe::wipe(k);
         }
     }
 }
@@ -453,9 +453,9 @@ impl<W: Word> Schedule<W> {
                 *b = perm;
             }
             pack(&blocks[..4 * W::LANES], ki);
-            crate::engine::wipe::wipe(&mut perm);
+            crate::secret::wipe::wipe(&mut perm);
         }
-        crate::engine::wipe::wipe(&mut blocks);
+        crate::secret::wipe::wipe(&mut blocks);
         s
     }
 
@@ -482,7 +482,7 @@ impl<W: Word> Schedule<W> {
         pack(blocks, &mut p);
         self.rounds_on(&mut p, between);
         unpack(&p, blocks, (self.rounds % 4) as u32);
-        crate::engine::wipe::wipe(&mut p);
+        crate::secret::wipe::wipe(&mut p);
     }
 
     /// All rounds on packed planes (the caller unpacks with ρ^(rounds mod 4)).
@@ -506,7 +506,7 @@ impl<W: Word> Schedule<W> {
 }
 
 /// The plane word of the portable engine's batches.
-pub(crate) type BatchWord = crate::engine::soft_word::SimdWord;
+pub(crate) type BatchWord = crate::aes::soft_word::SimdWord;
 /// Blocks per batch.
 pub(crate) const BATCH: usize = 4 * <BatchWord as Word>::LANES;
 
@@ -525,7 +525,7 @@ pub(crate) fn sub_word(w: [u8; 4]) -> [u8; 4] {
         blocks[0][2] ^ 0x63,
         blocks[0][3] ^ 0x63,
     ];
-    crate::engine::wipe::wipe(&mut blocks);
+    crate::secret::wipe::wipe(&mut blocks);
     out
 }
 
@@ -539,7 +539,7 @@ pub(crate) fn encrypt_blocks(keys: &RoundKeys, blocks: &mut [[u8; 16]]) {
         s.encrypt(&mut buf);
         group.copy_from_slice(&buf[..group.len()]);
     }
-    crate::engine::wipe::wipe(&mut buf);
+    crate::secret::wipe::wipe(&mut buf);
 }
 
 #[cfg(test)]

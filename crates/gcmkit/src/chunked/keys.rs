@@ -111,7 +111,7 @@ impl MessageKeys {
     }
 
     pub(crate) fn check_commitment(&self, c: &[u8]) -> Result<(), Error> {
-        if crate::engine::ct::declassify(bool::from(self.commitment.ct_eq(c))) {
+        if crate::secret::ct::declassify(bool::from(self.commitment.ct_eq(c))) {
             Ok(())
         } else {
             Err(Error::WrongKeyOrContext)

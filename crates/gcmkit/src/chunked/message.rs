@@ -114,7 +114,7 @@ pub(crate) fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Erro
         .collect();
     let r = for_chunks(chunks, |k, c| keys.open(k, c));
     if let Err(e) = r {
-        crate::engine::wipe::wipe_bytes(&mut buf);
+        crate::secret::wipe::wipe_bytes(&mut buf);
         return Err(e);
     }
     // Drop the tags: compact the plaintext.
@@ -122,6 +122,6 @@ pub(crate) fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Erro
     for c in buf.chunks(CT_CHUNK) {
         out.extend_from_slice(&c[..c.len() - TAG]);
     }
-    crate::engine::wipe::wipe_bytes(&mut buf);
+    crate::secret::wipe::wipe_bytes(&mut buf);
     Ok(out)
 }

@@ -174,7 +174,7 @@ impl<R: Read> Decryptor<R> {
             // data was appended after it (shifting its bounds). Only a cut message leaves
             // this chunk intact.
             self.keys.open(self.k, &mut self.buf[..n])?;
-            crate::engine::wipe::wipe_bytes(&mut self.buf);
+            crate::secret::wipe::wipe_bytes(&mut self.buf);
             return Err(Error::Truncated);
         }
         if is_final && n < TAG {
@@ -214,7 +214,7 @@ impl<R: Read> Read for Decryptor<R> {
             }
             if let Err(e) = self.next_chunk() {
                 self.failed = true;
-                crate::engine::wipe::wipe_bytes(&mut self.buf);
+                crate::secret::wipe::wipe_bytes(&mut self.buf);
                 return Err(e.into());
             }
         }

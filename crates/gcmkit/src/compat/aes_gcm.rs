@@ -18,6 +18,8 @@ pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
 use super::{new_or_portable, AesKeySize};
+use crate::engine::Data;
+use crate::mode::OnFailure;
 use crate::AeadMode;
 use aead::array::{Array, ArraySize};
 use aead::consts::{U12, U16};
@@ -154,17 +156,24 @@ where
         mut buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<TagSize>,
     ) -> Result<(), Error> {
+        // `aes-gcm` leaves the buffer as it was: in place the ciphertext is restored; into
+        // a separate output the tag is checked first and the output written only if it
+        // verified.
         let in_place = buffer.get_in().as_ptr() == buffer.get_out().as_ptr();
+        let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
         let r = if in_place {
-            self.inner.open_in_place_restoring(
-                nonce.as_slice(),
+            let data = Data::InPlace(buffer.into_out());
+            crate::mode::open(
+                &self.inner,
+                nonce,
                 associated_data,
-                buffer.into_out(),
-                tag.as_slice(),
+                data,
+                tag,
+                OnFailure::Restore,
             )
         } else {
             self.inner
-                .open_checked_first(nonce.as_slice(), associated_data, buffer, tag.as_slice())
+                .open_inout_verified_first(nonce, associated_data, buffer, tag)
         };
         r.map_err(|_| Error)
     }

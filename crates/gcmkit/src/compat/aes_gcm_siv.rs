@@ -17,6 +17,8 @@ pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
 use super::{new_or_portable, AesKeySize};
+use crate::engine::Data;
+use crate::mode::OnFailure;
 use crate::AeadMode;
 use aead::array::Array;
 use aead::consts::{U12, U16};
@@ -110,10 +112,18 @@ impl<Aes: AesKeySize> AeadInOut for AesGcmSiv<Aes> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag,
     ) -> Result<(), Error> {
-        let buf = buffer.into_out_with_copied_in();
-        self.inner
-            .open_in_place_restoring(nonce.as_slice(), associated_data, buf, tag.as_slice())
-            .map_err(|_| Error)
+        // `aes-gcm-siv` puts the ciphertext back in the output.
+        let buf = Data::InPlace(buffer.into_out_with_copied_in());
+        let nonce = nonce.as_slice();
+        crate::mode::open(
+            &self.inner,
+            nonce,
+            associated_data,
+            buf,
+            tag.as_slice(),
+            OnFailure::Restore,
+        )
+        .map_err(|_| Error)
     }
 }
 

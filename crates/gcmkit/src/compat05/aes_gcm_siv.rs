@@ -17,6 +17,8 @@ pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySi
 pub use aes08 as aes;
 
 use super::AesKeySize;
+use crate::engine::Data;
+use crate::mode::OnFailure;
 use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::GenericArray;
@@ -83,8 +85,17 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
         buffer: &mut [u8],
         tag: &Tag,
     ) -> Result<(), Error> {
-        self.inner
-            .open_in_place_restoring(nonce.as_slice(), associated_data, buffer, tag.as_slice())
-            .map_err(|_| Error)
+        // `aes-gcm-siv`, in place: the ciphertext is back.
+        let buf = Data::InPlace(buffer);
+        let nonce = nonce.as_slice();
+        crate::mode::open(
+            &self.inner,
+            nonce,
+            associated_data,
+            buf,
+            tag.as_slice(),
+            OnFailure::Restore,
+        )
+        .map_err(|_| Error)
     }
 }

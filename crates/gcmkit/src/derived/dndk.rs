@@ -3,10 +3,11 @@
 //! optionally a 32-byte key commitment; the derivation is in `kdf::dndk`.
 
 use super::{RootKey, Secret};
-use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::dndk::{inputs, outputs, MAX_NONCE, MIN_NONCE};
+use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -110,6 +111,12 @@ impl DndkGcm {
             Tag::truncate(gcm, 16)
         }
     }
+}
+
+impl Core for DndkGcm {
+    fn mode_limits(&self) -> Limits {
+        super::limits(if self.commit { 16 + COMMITMENT_LEN } else { 16 })
+    }
 
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let (dk, kc, iv) = self.derive(nonce)?;
@@ -122,16 +129,27 @@ impl DndkGcm {
         aad: &[u8],
         mut data: Data<'_>,
         tag: &[u8],
+        on_failure: OnFailure,
     ) -> Result<(), Error> {
         let (dk, kc, iv) = self.derive(nonce)?;
-        let (gcm_tag, received_kc) = tag.split_at(16);
+        // `mode::open` checked the length; checked again so no call can split short.
+        let expected = self.mode_limits().tag_len;
+        let (gcm_tag, received_kc) = match tag.len() == expected {
+            true => tag.split_at(16),
+            false => {
+                return Err(Error::InvalidTagLength {
+                    got: tag.len(),
+                    expected: "the key object's tag length",
+                })
+            }
+        };
         // The commitment is checked in constant time; its outcome is public.
-        if self.commit && !crate::engine::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
-            data.dst().fill(0);
+        if self.commit && !crate::secret::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
+            if on_failure == OnFailure::Zero {
+                data.dst().fill(0);
+            }
             return Err(Error::AuthenticationFailed);
         }
-        self.root.open(&dk, &iv, aad, data, gcm_tag)
+        self.root.open(&dk, &iv, aad, data, gcm_tag, on_failure)
     }
 }
-
-super::aead_mode_from_data!(DndkGcm, |s| if s.commit { 16 + COMMITMENT_LEN } else { 16 });

@@ -14,10 +14,11 @@ pub(crate) mod dndk;
 pub(crate) mod xaes;
 
 use crate::aes::RoundKeys;
-use crate::engine::wipe::wipe_bytes;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::gcm::{powers_for, GcmKey};
+use crate::mode::OnFailure;
+use crate::secret::wipe::wipe_bytes;
 
 /// Largest plaintext (as AES-256-GCM: 2^36 - 32 bytes).
 pub const MAX_PLAINTEXT: u64 = crate::gcm::MAX_PLAINTEXT;
@@ -65,8 +66,8 @@ impl RootKey {
         key.seal_data(iv, aad, data)
     }
 
-    /// The inverse of [`Self::seal`]: the destination is zeroed unless `tag` (16 bytes)
-    /// verifies.
+    /// The inverse of [`Self::seal`]: unless `tag` (16 bytes) verifies, the destination
+    /// is as `on_failure` says.
     pub(crate) fn open(
         &self,
         dk: &Secret<32>,
@@ -74,10 +75,11 @@ impl RootKey {
         aad: &[u8],
         mut data: Data<'_>,
         tag: &[u8],
+        on_failure: OnFailure,
     ) -> Result<(), Error> {
         let mut key = GcmKey::empty(self.engine);
         key.fill(&dk.0, powers_for(self.engine, aad.len(), data.dst().len()))?;
-        key.open_data(iv, aad, data, tag)
+        key.open_data(iv, aad, data, tag, on_failure)
     }
 }
 
@@ -99,52 +101,3 @@ pub(crate) fn limits(tag_len: usize) -> crate::mode::Limits {
         max_data: MAX_PLAINTEXT,
     }
 }
-
-/// `AeadMode` for a derived-key construction from its `seal_data`/`open_data` (in place
-/// or from a source, one body each) and its tag length.
-macro_rules! aead_mode_from_data {
-    ($ty:ty, |$s:ident| $tag_len:expr) => {
-        impl crate::mode::AeadMode for $ty {
-            fn limits(&self) -> crate::mode::Limits {
-                let $s = self;
-                super::limits($tag_len)
-            }
-
-            fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-                self.seal_data(nonce, aad, Data::InPlace(buf))
-            }
-
-            fn open(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                buf: &mut [u8],
-                tag: &[u8],
-            ) -> Result<(), Error> {
-                self.open_data(nonce, aad, Data::InPlace(buf), tag)
-            }
-
-            fn seal_copy(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                src: &[u8],
-                out: &mut [u8],
-            ) -> Result<Tag, Error> {
-                self.seal_data(nonce, aad, Data::Copy(src, out))
-            }
-
-            fn open_copy(
-                &self,
-                nonce: &[u8],
-                aad: &[u8],
-                src: &[u8],
-                out: &mut [u8],
-                tag: &[u8],
-            ) -> Result<(), Error> {
-                self.open_data(nonce, aad, Data::Copy(src, out), tag)
-            }
-        }
-    };
-}
-pub(crate) use aead_mode_from_data;

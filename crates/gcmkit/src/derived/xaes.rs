@@ -2,10 +2,11 @@
 //! the IV N[12..]; the KDF is in `kdf::xaes`.
 
 use super::{RootKey, Secret};
-use crate::engine::wipe::wipe;
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::xaes::{cmac_k1, prf_inputs};
+use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use zeroize::Zeroizing;
 
@@ -71,16 +72,25 @@ impl XAes256Gcm {
     }
 }
 
-impl XAes256Gcm {
+impl Core for XAes256Gcm {
+    fn mode_limits(&self) -> Limits {
+        super::limits(16)
+    }
+
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let (kx, iv) = self.derive(nonce)?;
         Ok(Tag::truncate(self.root.seal(&kx, &iv, aad, data)?, 16))
     }
 
-    fn open_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>, tag: &[u8]) -> Result<(), Error> {
+    fn open_data(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        on_failure: OnFailure,
+    ) -> Result<(), Error> {
         let (kx, iv) = self.derive(nonce)?;
-        self.root.open(&kx, &iv, aad, data, tag)
+        self.root.open(&kx, &iv, aad, data, tag, on_failure)
     }
 }
-
-super::aead_mode_from_data!(XAes256Gcm, |_s| 16);

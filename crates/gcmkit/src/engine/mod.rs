@@ -15,13 +15,10 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;
-pub(crate) mod ct;
 mod hw;
 pub(crate) mod kernels;
 pub(crate) mod portable;
 pub(crate) mod simd;
-pub(crate) mod soft_word;
-pub(crate) mod wipe;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
@@ -35,8 +32,9 @@ use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 
 /// The data of a counter-mode pass: in place, or from `src` to `dst` (same length) in
-/// one pass.
-pub(crate) enum Data<'a> {
+/// one pass. (`pub` in name only: it types the sealed mode core's parameters, and this
+/// module is private, so nothing outside gcmkit can name or build one.)
+pub enum Data<'a> {
     InPlace(&'a mut [u8]),
     Copy(&'a [u8], &'a mut [u8]),
 }
@@ -83,6 +81,14 @@ impl<'a> Data<'a> {
         }
     }
 
+    /// The source: the buffer itself in place.
+    pub(crate) fn src(&self) -> &[u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(s, _) => s,
+        }
+    }
+
     /// The destination buffer.
     pub(crate) fn dst(&mut self) -> &mut [u8] {
         match self {
@@ -91,6 +97,25 @@ impl<'a> Data<'a> {
         }
     }
 }
+
+/// Padded AAD + padded message + length block, in blocks.
+fn siv_small_blocks(aad_len: usize, data_len: usize) -> usize {
+    aad_len
+        .div_ceil(16)
+        .saturating_add(data_len.div_ceil(16))
+        .saturating_add(1)
+}
+
+/// Largest padded AAD + padded message + length block of [`Kernels::siv_small`], in
+/// blocks (the kernel's own bound, `kernels::siv`; portable builds have no such kernel).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+const SIV_SMALL_BLOCKS: usize = kernels::SIV_SMALL_BLOCKS;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const SIV_SMALL_BLOCKS: usize = 0;
+
+/// Largest message [`Kernels::siv_small`] takes (bytes): a buffer of this size holds any
+/// message that [`Kernels::siv_small_fits`].
+pub(crate) const SIV_SMALL_MAX_DATA: usize = 16 * SIV_SMALL_BLOCKS;
 
 /// A set of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -387,6 +412,13 @@ impl Kernels {
         None
     }
 
+    /// Whether this engine runs an AES-GCM-SIV message of these lengths in
+    /// [`Self::siv_small`]'s fused kernel (so a mode can prepare for it without knowing
+    /// the kernel's limits).
+    pub(crate) fn siv_small_fits(self, aad_len: usize, data_len: usize) -> bool {
+        self.engine != Engine::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
+    }
+
     /// Whole AES-GCM-SIV of a small input in one kernel call (key derivation to tag), or
     /// `None` if the engine has no such kernel or the input is too large for it. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
@@ -401,8 +433,7 @@ impl Kernels {
     ) -> Option<Result<[u8; 16], crate::Error>> {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-            if self.engine != Engine::Portable && blocks <= kernels::SIV_SMALL_BLOCKS {
+            if self.siv_small_fits(aad.len(), data.len()) {
                 return dispatch!(self, None, |m| Some(m::siv_small(
                     kgk, nonce, aad, data, received
                 )));
@@ -422,7 +453,7 @@ impl Kernels {
         hash: &HashKey,
         prf: &RoundKeys,
         ctr: &RoundKeys,
-        how: (bool, crate::siv::CounterInit),
+        how: (bool, crate::spec::siv::CounterInit),
         nonce: &[u8; 12],
         aad: &[u8],
         data: &mut [u8],
@@ -478,11 +509,11 @@ impl Kernels {
         aad_len: usize,
         data_len: usize,
     ) -> [u8; 16] {
-        let lb = crate::field::gcm_length_block(aad_len as u64, data_len as u64);
+        let lb = crate::spec::gcm::length_block(aad_len as u64, data_len as u64);
         self.hash_update(h, &mut acc, &lb);
         let mut m = [*y0];
         self.encrypt_blocks(keys, &mut m);
-        crate::gcm::tag_from_ghash(acc, &m[0])
+        crate::spec::gcm::tag_from_ghash(acc, &m[0])
     }
 
     /// Counter mode with the hash of the input (GCM decryption) or of the output (GCM

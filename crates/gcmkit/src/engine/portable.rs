@@ -13,7 +13,7 @@ const _: () = assert!(soft::STITCH_POINTS == field_soft::PARTS);
 /// How a counter block advances: GCM increments the last 4 bytes big-endian, AES-GCM-SIV
 /// the first 4 bytes little-endian; both wrap modulo 2^32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Counter {
+pub(crate) enum Counter {
     /// GCM: last 4 bytes, big-endian.
     Be32,
     /// As `Be32`, from a *public* starting block: GCM with a 96-bit IV, where Y0 = IV || 1.
@@ -28,7 +28,7 @@ pub enum Counter {
 impl Counter {
     /// The block `n` steps after `block`.
     #[inline(always)]
-    pub fn add(self, block: &[u8; 16], n: u32) -> [u8; 16] {
+    pub(crate) fn add(self, block: &[u8; 16], n: u32) -> [u8; 16] {
         let mut b = *block;
         match self {
             Counter::Be32 | Counter::Be32Public => {
@@ -46,7 +46,7 @@ impl Counter {
 
 /// XORs the keystream E(K, ctr), E(K, ctr+1), ... into `data`; returns the counter after
 /// the last block used.
-pub fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
+pub(crate) fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16] {
     ctr_xor_with(&soft::Schedule::new(keys), kind, ctr, data)
 }
 
@@ -71,11 +71,11 @@ fn ctr_xor_with(
             *d ^= k;
         }
     }
-    crate::engine::wipe::wipe(&mut ks);
+    crate::secret::wipe::wipe(&mut ks);
     ctr
 }
 
-pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
+pub(crate) fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
     field_soft::update_padded(key, acc, data);
 }
 
@@ -83,7 +83,7 @@ pub fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
 /// `acc`. Whole batches are stitched: the batch's keystream is computed while the batch's
 /// input, or the previous batch's output, is hashed in small slots inside its rounds
 /// (`Schedule::encrypt_with`, `field::soft::BatchHash`), one reduction per batch.
-pub fn ctr_and_hash(
+pub(crate) fn ctr_and_hash(
     keys: &RoundKeys,
     h: &HashKey,
     (kind, ctr): (Counter, [u8; 16]),
@@ -100,7 +100,7 @@ pub fn ctr_and_hash(
 /// keys and the split powers of H made once for the AAD, the data, the length block and
 /// E(K, Y0).
 #[allow(clippy::too_many_arguments)]
-pub fn gcm_whole(
+pub(crate) fn gcm_whole(
     keys: &RoundKeys,
     h: &HashKey,
     kind: Counter,
@@ -133,10 +133,10 @@ pub fn gcm_whole(
     }
     powers.update(
         &mut acc,
-        &crate::field::gcm_length_block(aad.len() as u64, len as u64),
+        &crate::spec::gcm::length_block(aad.len() as u64, len as u64),
     );
-    let tag = crate::gcm::tag_from_ghash(acc, &ks[0]);
-    crate::engine::wipe::wipe(&mut ks);
+    let tag = crate::spec::gcm::tag_from_ghash(acc, &ks[0]);
+    crate::secret::wipe::wipe(&mut ks);
     tag
 }
 
@@ -189,7 +189,7 @@ fn ctr_and_hash_with(
             *d ^= k;
         }
     }
-    crate::engine::wipe::wipe(&mut ks);
+    crate::secret::wipe::wipe(&mut ks);
     let done = batches * bb;
     if what == Hash::Output && batches > 0 {
         powers.update(acc, &data[done - bb..done]);

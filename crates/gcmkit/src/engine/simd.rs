@@ -43,7 +43,7 @@ pub(crate) trait Simd: Copy {
         unsafe {
             core::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), n);
             let v = Self::load(b.as_ptr());
-            crate::engine::wipe::wipe_bytes(&mut b);
+            crate::secret::wipe::wipe_bytes(&mut b);
             v
         }
     }
@@ -56,7 +56,7 @@ pub(crate) trait Simd: Copy {
             self.store(b.as_mut_ptr());
             core::ptr::copy_nonoverlapping(b.as_ptr(), p, n);
         }
-        crate::engine::wipe::wipe_bytes(&mut b);
+        crate::secret::wipe::wipe_bytes(&mut b);
     }
     /// `x` (little-endian bytes) in every lane. (The single-block type must override
     /// this and `to_u128`, which the defaults reach through.)

@@ -22,11 +22,11 @@
 
 pub(crate) mod soft;
 #[cfg(all(feature = "table-strategies", feature = "alloc"))]
-pub mod tables;
+pub(crate) mod tables;
 
 /// Which universal hash: decides how a 16-byte block maps to a field element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavor {
+pub(crate) enum Flavor {
     /// GCM's GHASH: blocks are big-endian integers (bit-reflected field).
     Ghash,
     /// RFC 8452's POLYVAL: blocks are little-endian integers.
@@ -36,7 +36,7 @@ pub enum Flavor {
 impl Flavor {
     /// Loads a block as a field element.
     #[inline(always)]
-    pub fn load(self, b: &[u8; 16]) -> u128 {
+    pub(crate) fn load(self, b: &[u8; 16]) -> u128 {
         match self {
             Flavor::Ghash => u128::from_be_bytes(*b),
             Flavor::Polyval => u128::from_le_bytes(*b),
@@ -45,7 +45,7 @@ impl Flavor {
 
     /// Stores a field element as a block.
     #[inline(always)]
-    pub fn store(self, x: u128) -> [u8; 16] {
+    pub(crate) fn store(self, x: u128) -> [u8; 16] {
         match self {
             Flavor::Ghash => x.to_be_bytes(),
             Flavor::Polyval => x.to_le_bytes(),
@@ -55,7 +55,7 @@ impl Flavor {
 
 /// x·a mod p (RFC 8452 mulX_POLYVAL), constant time.
 #[inline]
-pub fn mul_x(a: u128) -> u128 {
+pub(crate) fn mul_x(a: u128) -> u128 {
     // x^128 = x^127 + x^126 + x^121 + 1 mod p.
     const R: u128 = (0xc200_0000_0000_0000u128 << 64) | 1;
     let carry = 0u128.wrapping_sub(a >> 127);
@@ -63,7 +63,7 @@ pub fn mul_x(a: u128) -> u128 {
 }
 
 /// Number of precomputed powers of H: the widest aggregation (32 blocks = 8 zmm vectors).
-pub const POWERS: usize = 32;
+pub(crate) const POWERS: usize = 32;
 
 /// A hash key: H in POLYVAL form and its dot-powers, stored *descending*:
 /// `desc[i] = H^(32 - i)`. A batch of k <= 32 blocks X_0..X_(k-1) multiplies X_b by
@@ -71,7 +71,7 @@ pub const POWERS: usize = 32;
 /// same table. Only the last `count` entries are computed (a message of n blocks never
 /// needs more than H^n). Zeroized on drop.
 #[derive(Clone)]
-pub struct HashKey {
+pub(crate) struct HashKey {
     pub(crate) desc: [u128; POWERS],
     /// Karatsuba helpers: `kara[i]` = hi64(desc[i]) xor lo64(desc[i]) in both halves.
     pub(crate) kara: [u128; POWERS],
@@ -82,8 +82,8 @@ pub struct HashKey {
 impl Drop for HashKey {
     fn drop(&mut self) {
         // Only the last `count` entries were ever written.
-        crate::engine::wipe::wipe(&mut self.desc[POWERS - self.count..]);
-        crate::engine::wipe::wipe(&mut self.kara[POWERS - self.count..]);
+        crate::secret::wipe::wipe(&mut self.desc[POWERS - self.count..]);
+        crate::secret::wipe::wipe(&mut self.kara[POWERS - self.count..]);
     }
 }
 
@@ -182,7 +182,7 @@ impl HashKey {
     }
 
     /// The flavor (GHASH or POLYVAL).
-    pub fn flavor(&self) -> Flavor {
+    pub(crate) fn flavor(&self) -> Flavor {
         self.flavor
     }
 
@@ -194,12 +194,12 @@ impl HashKey {
 
 /// The identity of `dot`: x^128 mod p (dot(a, ONE) = a).
 #[cfg(feature = "alloc")]
-pub const DOT_ONE: u128 = (0xc200_0000_0000_0000u128 << 64) | 1;
+pub(crate) const DOT_ONE: u128 = (0xc200_0000_0000_0000u128 << 64) | 1;
 
 /// a^e in the dot algebra (dot-powers: `dot_pow(H, k)` multiplies by H^k in one `dot`),
 /// by square-and-multiply. The exponent is public (a length or block position).
 #[cfg(feature = "alloc")]
-pub fn dot_pow(a: u128, mut e: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
+pub(crate) fn dot_pow(a: u128, mut e: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
     let (mut r, mut b) = (DOT_ONE, a);
     while e != 0 {
         if e & 1 == 1 {
@@ -214,24 +214,8 @@ pub fn dot_pow(a: u128, mut e: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
 /// The inverse in the dot algebra (a != 0): a^(2^128 - 2), Fermat's little theorem in
 /// GF(2^128). dot(dot(x, a), dot_inv(a)) = x.
 #[cfg(feature = "alloc")]
-pub fn dot_inv(a: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
+pub(crate) fn dot_inv(a: u128, dot: impl Fn(u128, u128) -> u128) -> u128 {
     dot_pow(a, u128::MAX - 1, dot)
-}
-
-/// The 16-byte length block of GCM: bitlen(A) || bitlen(C), big-endian 64-bit each.
-pub fn gcm_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_be_bytes());
-    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_be_bytes());
-    b
-}
-
-/// The 16-byte length block of AES-GCM-SIV: bitlen(A) || bitlen(M), little-endian.
-pub fn siv_length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    b[..8].copy_from_slice(&(aad_len.wrapping_mul(8)).to_le_bytes());
-    b[8..].copy_from_slice(&(data_len.wrapping_mul(8)).to_le_bytes());
-    b
 }
 
 #[cfg(test)]
@@ -287,7 +271,7 @@ mod tests {
         let key = HashKey::ghash(&b16("66e94bd4ef8a2c3b884cfa59ca342b2e"));
         let x = [
             b16("0388dace60b6a392f328c2b971b2fe78"),
-            gcm_length_block(0, 16),
+            crate::spec::gcm::length_block(0, 16),
         ];
         assert_eq!(hash(&key, &x), b16("f38cbb1ad69223dcc3457ae5b6b0f885"));
     }

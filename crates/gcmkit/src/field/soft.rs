@@ -141,7 +141,7 @@ impl SplitElement {
     /// Overwrites the split (it holds key material).
     fn wipe(&mut self) {
         for r in self.0.iter_mut() {
-            crate::engine::wipe::wipe(&mut r.0);
+            crate::secret::wipe::wipe(&mut r.0);
         }
     }
 }
@@ -150,12 +150,12 @@ impl SplitElement {
 /// [`parts_of`]); the middle product still holds (a0+a1)(b0+b1), the low and high ones
 /// are folded into it at reduction.
 #[derive(Clone, Copy, Default)]
-pub struct Wide([ResidueSum; PARTS]);
+pub(crate) struct Wide([ResidueSum; PARTS]);
 
 impl Wide {
     /// Adds the product a·b.
     #[inline]
-    pub fn add_product(&mut self, a: u128, b: u128) {
+    pub(crate) fn add_product(&mut self, a: u128, b: u128) {
         let mut b = SplitElement::of(b);
         self.add_split(a, &b, &M4);
         b.wipe();
@@ -182,7 +182,7 @@ impl Wide {
     /// and c0·x^128 in c2. The same step clears c1. The remaining c3·x^64 + c2 equals
     /// c·x^-128 mod p and has degree < 128.
     #[inline]
-    pub fn reduce(self) -> u128 {
+    pub(crate) fn reduce(self) -> u128 {
         let z = self.0;
         let (lo, hi, mid) = (finish(z[0], z[1]), finish(z[2], z[3]), finish(z[4], z[5]));
         let mid = mid ^ lo ^ hi;
@@ -206,7 +206,7 @@ impl Wide {
 
 /// POLYVAL's product a·b·x^-128 mod p.
 #[inline]
-pub fn dot(a: u128, b: u128) -> u128 {
+pub(crate) fn dot(a: u128, b: u128) -> u128 {
     let mut w = Wide::default();
     w.add_product(a, b);
     w.reduce()
@@ -353,7 +353,7 @@ impl Drop for Powers {
 
 /// Absorbs `data` (final partial block zero-padded) into `acc`, eight blocks per
 /// reduction.
-pub fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
+pub(crate) fn update_padded(key: &HashKey, acc: &mut u128, data: &[u8]) {
     Powers::for_len(key, data.len()).update(acc, data);
 }
 

@@ -132,8 +132,8 @@ impl core::fmt::Debug for TableMul {
 
 impl Drop for TableMul {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(&mut self.key_tables);
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h));
+        crate::secret::wipe::wipe(&mut self.key_tables);
+        crate::secret::wipe::wipe(core::slice::from_mut(&mut self.h));
     }
 }
 

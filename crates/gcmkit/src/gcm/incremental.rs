@@ -19,7 +19,8 @@
 use super::GcmKey;
 use crate::engine::{Engine, Kernels};
 use crate::error::Error;
-use crate::field::{dot_inv, gcm_length_block, Flavor};
+use crate::field::{dot_inv, Flavor};
+use crate::spec::gcm::length_block as gcm_length_block;
 use alloc::boxed::Box;
 
 /// Hex digits of a 64-bit exponent.
@@ -63,7 +64,7 @@ impl PowerTable {
 impl Drop for PowerTable {
     fn drop(&mut self) {
         for row in self.0.iter_mut() {
-            crate::engine::wipe::wipe(row);
+            crate::secret::wipe::wipe(row);
         }
     }
 }
@@ -88,7 +89,7 @@ pub struct IncrementalGmac {
 
 impl Drop for IncrementalGmac {
     fn drop(&mut self) {
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut self.h_inv));
+        crate::secret::wipe::wipe(core::slice::from_mut(&mut self.h_inv));
     }
 }
 

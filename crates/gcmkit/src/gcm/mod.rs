@@ -23,8 +23,9 @@ pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
-use crate::field::{gcm_length_block, Flavor, HashKey};
-use crate::mode::{AeadMode, Limits};
+use crate::field::{Flavor, HashKey};
+use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::spec::gcm::{iv96_block, length_block as gcm_length_block};
 use crate::tag::Tag;
 use zeroize::Zeroize;
 
@@ -53,25 +54,13 @@ pub(crate) fn iv_block(
             expected: "1 to 2^61 - 1",
         });
     }
-    if iv.len() == 12 {
-        let mut y = [0u8; 16];
-        y[..12].copy_from_slice(iv);
-        y[12..].copy_from_slice(&start.to_be_bytes());
-        return Ok(y);
+    if let Ok(iv) = <&[u8; 12]>::try_from(iv) {
+        return Ok(iv96_block(iv, start));
     }
     let mut acc = 0u128;
     ghash(&mut acc, iv);
     ghash(&mut acc, &gcm_length_block(0, iv.len() as u64));
     Ok(acc.to_be_bytes())
-}
-
-/// The full GCM tag from the finished GHASH accumulator (lengths block included) and the
-/// mask E(K, Y0): T = GHASH(H, A, C) xor E(K, Y0). GHASH's value is the accumulator's
-/// big-endian bytes (the field works in POLYVAL order; `field` explains the bridge). The
-/// one definition, used by the portable path and the fused kernels alike.
-#[inline(always)]
-pub(crate) fn tag_from_ghash(acc: u128, e_k_y0: &[u8; 16]) -> [u8; 16] {
-    (acc ^ u128::from_be_bytes(*e_k_y0)).to_be_bytes()
 }
 
 /// Powers of H a key used for one message needs on `engine`: every block hashed when the
@@ -222,18 +211,33 @@ impl GcmKey {
         ))
     }
 
-    /// Decrypts in place or from a source into a destination; on failure the destination is
-    /// zeroed.
+    /// Decrypts in place or from a source into a destination. On failure the destination
+    /// is zeroed, or for [`OnFailure::Restore`] left as it was (the `aes-gcm` crate's
+    /// contract, for `gcmkit::compat`): in place, the stitched one-pass kernel decrypts
+    /// and on a tag mismatch the same keystream is applied again, restoring the ciphertext
+    /// (a cost only on failure); into a separate destination, the tag is checked first and
+    /// the destination written only if it verified.
     pub(crate) fn open_data(
         &self,
         iv: &[u8],
         aad: &[u8],
         mut data: Data<'_>,
         tag: &[u8],
+        on_failure: OnFailure,
     ) -> Result<(), Error> {
         let len = data.dst().len();
         Self::check_lengths(aad.len(), len)?;
+        // Callers check the tag against their own length first (`mode::open`); a length
+        // GCM never produces (an empty tag above all: it would compare nothing) is refused
+        // here too.
+        check_tag_len(tag.len())?;
         let y0 = self.y0(iv)?;
+        if let (OnFailure::Restore, Data::Copy(src, dst)) = (on_failure, &mut data) {
+            self.verify(&y0, aad, src, tag)?;
+            dst.copy_from_slice(src);
+            self.ctr_from_y0(iv, &y0, dst);
+            return Ok(());
+        }
         let full = match self
             .engine
             .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, true)
@@ -250,92 +254,64 @@ impl GcmKey {
             ),
         };
         if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
-            Ok(())
-        } else {
-            // The caller sees this buffer, so a plain fill cannot be optimized away.
-            data.dst().fill(0);
-            Err(Error::AuthenticationFailed)
-        }
-    }
-}
-
-/// Decryption with the `aes-gcm` crate's failure contract (for `gcmkit::compat`): the
-/// buffer is left as it was. In place: the stitched one-pass kernel decrypts, and on a tag
-/// mismatch the same keystream is applied again, restoring the ciphertext (a cost only on
-/// failure). From a source into a separate destination: the tag is checked first and the
-/// destination written only if it verified.
-#[cfg(feature = "compat")]
-impl AesGcm {
-    pub(crate) fn open_in_place_restoring(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        let k = &self.key;
-        GcmKey::check_lengths(aad.len(), buf.len())?;
-        check_received_tag(tag, self.tag_len)?;
-        let y0 = k.y0(iv)?;
-        let mut data = Data::InPlace(buf);
-        let full = match k.engine.gcm_small(&k.aes, &k.h, &y0, aad, &mut data, true) {
-            Some(t) => t,
-            None => k.engine.gcm_whole(
-                &k.aes,
-                &k.h,
-                GcmKey::counter_kind(iv),
-                &y0,
-                aad,
-                data.reborrow(),
-                true,
-            ),
-        };
-        if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             return Ok(());
         }
-        let kind = GcmKey::counter_kind(iv);
-        k.engine.ctr_xor(&k.aes, kind, kind.add(&y0, 1), data.dst());
+        match on_failure {
+            // The caller sees this buffer, so a plain fill cannot be optimized away.
+            OnFailure::Zero => data.dst().fill(0),
+            OnFailure::Restore => self.ctr_from_y0(iv, &y0, data.dst()),
+        }
         Err(Error::AuthenticationFailed)
     }
 
-    pub(crate) fn open_checked_first(
+    /// Checks `tag` over the ciphertext `ct` without decrypting (for the verify-first
+    /// order: nothing is written unless it verified).
+    pub(crate) fn verify(
+        &self,
+        y0: &[u8; 16],
+        aad: &[u8],
+        ct: &[u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let mut acc = 0u128;
+        self.engine.hash_update(&self.h, &mut acc, aad);
+        self.engine.hash_update(&self.h, &mut acc, ct);
+        let full = self
+            .engine
+            .gcm_finish(&self.aes, &self.h, y0, acc, aad.len(), ct.len());
+        if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
+    /// Applies the message's keystream (counters from Y0 + 1) to `buf`.
+    pub(crate) fn ctr_from_y0(&self, iv: &[u8], y0: &[u8; 16], buf: &mut [u8]) {
+        let kind = Self::counter_kind(iv);
+        self.engine.ctr_xor(&self.aes, kind, kind.add(y0, 1), buf);
+    }
+}
+
+/// `aes-gcm`'s out-of-place decryption (for `gcmkit::compat`): the RustCrypto in/out
+/// buffer lends its input and output one after the other, so the tag is checked over the
+/// input first, with `mode::check_open`'s checks before that, and the output written only
+/// if it verified.
+#[cfg(feature = "compat")]
+impl AesGcm {
+    pub(crate) fn open_inout_verified_first(
         &self,
         iv: &[u8],
         aad: &[u8],
         buffer: aead::inout::InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> Result<(), Error> {
+        crate::mode::check_open(self, aad.len(), buffer.len(), tag)?;
         let k = &self.key;
-        let src = buffer.get_in();
-        GcmKey::check_lengths(aad.len(), src.len())?;
-        check_received_tag(tag, self.tag_len)?;
         let y0 = k.y0(iv)?;
-        let mut acc = 0u128;
-        k.engine.hash_update(&k.h, &mut acc, aad);
-        k.engine.hash_update(&k.h, &mut acc, src);
-        let full = k
-            .engine
-            .gcm_finish(&k.aes, &k.h, &y0, acc, aad.len(), src.len());
-        if !Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
-            return Err(Error::AuthenticationFailed);
-        }
-        let dst = buffer.into_out_with_copied_in();
-        let kind = GcmKey::counter_kind(iv);
-        k.engine.ctr_xor(&k.aes, kind, kind.add(&y0, 1), dst);
+        k.verify(&y0, aad, buffer.get_in(), tag)?;
+        k.ctr_from_y0(iv, &y0, buffer.into_out_with_copied_in());
         Ok(())
-    }
-}
-
-/// A received tag must have the key object's tag length.
-#[cfg(feature = "compat")]
-fn check_received_tag(tag: &[u8], len: usize) -> Result<(), Error> {
-    if tag.len() == len {
-        Ok(())
-    } else {
-        Err(Error::InvalidTagLength {
-            got: tag.len(),
-            expected: "the key object's tag length",
-        })
     }
 }
 
@@ -386,8 +362,8 @@ impl AesGcm {
     }
 }
 
-impl AeadMode for AesGcm {
-    fn limits(&self) -> Limits {
+impl Core for AesGcm {
+    fn mode_limits(&self) -> Limits {
         Limits {
             tag_len: self.tag_len,
             max_aad: MAX_AAD,
@@ -395,30 +371,22 @@ impl AeadMode for AesGcm {
         }
     }
 
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
-        let full = self.key.seal_data(nonce, aad, Data::InPlace(buf))?;
+    // In place, or in one pass from the source into the destination (the out-of-place
+    // kernels).
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
+        let full = self.key.seal_data(nonce, aad, data)?;
         Ok(Tag::truncate(full, self.tag_len))
     }
 
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        self.key.open_data(nonce, aad, Data::InPlace(buf), tag)
-    }
-
-    // One pass from the source into the destination (the out-of-place kernels).
-    fn seal_copy(&self, iv: &[u8], aad: &[u8], src: &[u8], out: &mut [u8]) -> Result<Tag, Error> {
-        let full = self.key.seal_data(iv, aad, Data::Copy(src, out))?;
-        Ok(Tag::truncate(full, self.tag_len))
-    }
-
-    fn open_copy(
+    fn open_data(
         &self,
-        iv: &[u8],
+        nonce: &[u8],
         aad: &[u8],
-        src: &[u8],
-        out: &mut [u8],
+        data: Data<'_>,
         tag: &[u8],
+        on_failure: OnFailure,
     ) -> Result<(), Error> {
-        self.key.open_data(iv, aad, Data::Copy(src, out), tag)
+        self.key.open_data(nonce, aad, data, tag, on_failure)
     }
 }
 

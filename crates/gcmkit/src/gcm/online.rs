@@ -198,6 +198,22 @@ impl<'k> Stream<'k> {
         i
     }
 
+    /// Checks a received tag: its length first (a shorter one would compare only a
+    /// prefix), then its value in constant time.
+    fn verify(&mut self, tag: &[u8]) -> Result<(), Error> {
+        if tag.len() != self.tag_len {
+            return Err(Error::InvalidTagLength {
+                got: tag.len(),
+                expected: "the key object's tag length",
+            });
+        }
+        if Tag::truncate(self.finish_tag(), self.tag_len).ct_eq_slice(tag) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
     fn finish_tag(&mut self) -> [u8; 16] {
         self.start_data();
         if self.pos > 0 {
@@ -267,16 +283,7 @@ impl GcmDecryptor<'_, '_> {
     /// Verifies the tag; on success the plaintext is appended to `out` (moved, not
     /// copied, when `out` was empty); on failure `out` is as it was.
     pub fn finish(mut self, tag: &[u8]) -> Result<(), Error> {
-        if tag.len() != self.st.tag_len {
-            return Err(Error::InvalidTagLength {
-                got: tag.len(),
-                expected: "the key object's tag length",
-            });
-        }
-        let t = Tag::truncate(self.st.finish_tag(), self.st.tag_len);
-        if !t.ct_eq_slice(tag) {
-            return Err(Error::AuthenticationFailed);
-        }
+        self.st.verify(tag)?;
         if self.out.is_empty() {
             core::mem::swap(self.out, &mut *self.plain);
         } else {
@@ -305,12 +312,7 @@ impl UnverifiedGcmDecryptor<'_> {
 
     /// Checks the tag over everything decrypted.
     pub fn finish(mut self, tag: &[u8]) -> Result<(), Error> {
-        let t = Tag::truncate(self.st.finish_tag(), self.st.tag_len);
-        if tag.len() == self.st.tag_len && t.ct_eq_slice(tag) {
-            Ok(())
-        } else {
-            Err(Error::AuthenticationFailed)
-        }
+        self.st.verify(tag)
     }
 }
 

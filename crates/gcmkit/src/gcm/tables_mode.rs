@@ -3,11 +3,11 @@
 //! the cost of the GHASH method, as the spec's Table 3 compares them.
 
 use super::{check_tag_len, GcmKey};
-use crate::engine::{Counter, Engine};
+use crate::engine::{Counter, Data, Engine};
 use crate::error::Error;
-use crate::field::gcm_length_block;
 use crate::field::tables::{TableMethod, TableMul};
-use crate::mode::{AeadMode, Limits};
+use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::spec::gcm::length_block as gcm_length_block;
 use crate::tag::Tag;
 use zeroize::Zeroize;
 
@@ -61,8 +61,8 @@ impl TableAesGcm {
     }
 }
 
-impl AeadMode for TableAesGcm {
-    fn limits(&self) -> Limits {
+impl Core for TableAesGcm {
+    fn mode_limits(&self) -> Limits {
         Limits {
             tag_len: self.tag_len,
             max_aad: super::MAX_AAD,
@@ -70,8 +70,9 @@ impl AeadMode for TableAesGcm {
         }
     }
 
-    fn seal(&self, iv: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_data(&self, iv: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let y0 = self.y0(iv)?;
+        let buf = data.into_in_place();
         let first = Counter::Be32.add(&y0, 1);
         self.key
             .engine
@@ -79,16 +80,24 @@ impl AeadMode for TableAesGcm {
         Ok(Tag::truncate(self.tag(&y0, aad, buf), self.tag_len))
     }
 
-    /// Verifies before decrypting (the tag covers the ciphertext).
-    fn open(&self, iv: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    /// Verifies before decrypting (the tag covers the ciphertext), so on failure the
+    /// destination is untouched whatever `on_failure` asks (the caller zeroes it).
+    fn open_data(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        _on_failure: OnFailure,
+    ) -> Result<(), Error> {
         let y0 = self.y0(iv)?;
-        if !Tag::truncate(self.tag(&y0, aad, buf), self.tag_len).ct_eq_slice(tag) {
-            return Err(Error::AuthenticationFailed); // the caller zeroes `buf`
+        if !Tag::truncate(self.tag(&y0, aad, data.src()), self.tag_len).ct_eq_slice(tag) {
+            return Err(Error::AuthenticationFailed);
         }
         let first = Counter::Be32.add(&y0, 1);
         self.key
             .engine
-            .ctr_xor(&self.key.aes, Counter::Be32, first, buf);
+            .ctr_xor(&self.key.aes, Counter::Be32, first, data.into_in_place());
         Ok(())
     }
 }

@@ -19,10 +19,10 @@
 
 use super::{check_nonce, CounterInit, Siv, TAG_LEN};
 use crate::aes::RoundKeys;
-use crate::engine::{Engine, Kernels};
+use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
-use crate::mode::{AeadMode, Limits};
+use crate::mode::{sealed::Core, Limits, OnFailure};
 use crate::tag::Tag;
 
 /// Which of the paper's key arrangements.
@@ -99,7 +99,7 @@ impl GcmSiv2015 {
         engine.encrypt_blocks(&rk, &mut blocks);
         let keys = (&blocks[0][..], &blocks[1][..], None);
         let r = Self::build(GcmSiv2015Variant::OneKey, keys, engine.engine());
-        crate::engine::wipe::wipe(&mut blocks);
+        crate::secret::wipe::wipe(&mut blocks);
         r
     }
 
@@ -214,8 +214,8 @@ impl GcmSiv2015 {
     }
 }
 
-impl AeadMode for GcmSiv2015 {
-    fn limits(&self) -> Limits {
+impl Core for GcmSiv2015 {
+    fn mode_limits(&self) -> Limits {
         // At most 2^k - 1 blocks (the counter's k bits), within AES-GCM-SIV's limits.
         let blocks = ((1u64 << self.k) - 1).saturating_mul(16);
         Limits {
@@ -224,8 +224,9 @@ impl AeadMode for GcmSiv2015 {
         }
     }
 
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
+        let buf = data.into_in_place();
         let tag = match self.small(nonce, aad, buf, None) {
             Some(tag) => tag,
             None => self.siv().seal(nonce, aad, buf)?,
@@ -233,18 +234,25 @@ impl AeadMode for GcmSiv2015 {
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    /// The fused small-message kernel serves the zeroing contract; restoring takes the
+    /// general path, which can re-apply the keystream.
+    fn open_data(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        on_failure: OnFailure,
+    ) -> Result<(), Error> {
         let nonce = check_nonce(nonce)?;
-        let received: &[u8; 16] = tag.try_into().map_err(|_| Error::InvalidTagLength {
-            got: tag.len(),
-            expected: "16",
-        })?;
-        match self.small(nonce, aad, buf, Some(received)) {
-            // The fused kernel decrypted in place and returned the plaintext's tag.
-            Some(expected) => {
-                super::verified(buf, Tag::truncate(expected, TAG_LEN).ct_eq_slice(tag))
+        let received = super::full_tag(tag)?;
+        let buf = data.into_in_place();
+        if on_failure == OnFailure::Zero {
+            if let Some(expected) = self.small(nonce, aad, buf, Some(received)) {
+                // The fused kernel decrypted in place and returned the plaintext's tag.
+                return super::verified(buf, Tag::truncate(expected, TAG_LEN).ct_eq_slice(tag));
             }
-            None => self.siv().open(nonce, aad, buf, tag),
         }
+        self.siv().open(nonce, aad, buf, tag, on_failure)
     }
 }

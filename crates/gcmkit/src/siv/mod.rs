@@ -16,10 +16,12 @@ pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Engine, Hash, Kernels};
+use crate::engine::{Counter, Data, Engine, Hash, Kernels, SIV_SMALL_MAX_DATA};
 use crate::error::Error;
-use crate::field::{siv_length_block, Flavor, HashKey};
-use crate::mode::{AeadMode, Limits};
+use crate::field::{Flavor, HashKey};
+use crate::mode::{sealed::Core, Limits, OnFailure};
+pub(crate) use crate::spec::siv::CounterInit;
+use crate::spec::siv::{counter_block, length_block as siv_length_block, prf_input};
 use crate::tag::Tag;
 
 /// Largest plaintext and AAD of AES-GCM-SIV: 2^36 bytes.
@@ -42,64 +44,6 @@ pub(crate) const LIMITS: Limits = Limits {
     max_aad: MAX_LEN,
     max_data: MAX_LEN,
 };
-
-/// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
-/// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
-#[inline(always)]
-pub(crate) fn tag_input(hash: [u8; 16], nonce: &[u8; 12]) -> [u8; 16] {
-    let mut s = hash;
-    for (b, n) in s.iter_mut().zip(nonce.iter()) {
-        *b ^= n;
-    }
-    s[15] &= 0x7f;
-    s
-}
-
-/// AES-GCM-SIV's first counter block: the tag with bit 127 set.
-#[inline(always)]
-pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
-    let mut c = *tag;
-    c[15] |= 0x80;
-    c
-}
-
-/// The tag PRF's input: the hash value xor the nonce, bit 127 cleared when `mask`
-/// (AES-GCM-SIV and the one-/two-key GCM-SIV (2015); the three-key variant forces none).
-#[inline(always)]
-pub(crate) fn prf_input(hash: [u8; 16], nonce: &[u8; 12], mask: bool) -> [u8; 16] {
-    if mask {
-        tag_input(hash, nonce)
-    } else {
-        let mut s = hash;
-        for (b, n) in s.iter_mut().zip(nonce.iter()) {
-            *b ^= n;
-        }
-        s
-    }
-}
-
-/// The first counter block from the tag: bit 127 set when `mask`, and for
-/// [`CounterInit::IndexInLowBits`] the low k bits cleared (the Le32 counter then adds the
-/// block index, which stays below 2^k, so no carry leaves those bits).
-#[inline(always)]
-pub(crate) fn counter_block(tag: &[u8; 16], mask: bool, counter: CounterInit) -> [u8; 16] {
-    let mut c = if mask { first_counter(tag) } else { *tag };
-    if let CounterInit::IndexInLowBits(k) = counter {
-        let v = u128::from_le_bytes(c) & !((1u128 << k) - 1);
-        c = v.to_le_bytes();
-    }
-    c
-}
-
-/// How the first counter block is formed from the tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CounterInit {
-    /// AES-GCM-SIV: the tag with bit 127 set; its low 32 bits are the starting count.
-    TagLow32,
-    /// GCM-SIV (2015): the tag (bit 127 set if `mask`), its low k bits replaced by the
-    /// block index 0, 1, 2, ...
-    IndexInLowBits(u32),
-}
 
 /// One SIV construction over GCM parts: the universal hash (POLYVAL or GHASH, with the
 /// RFC 8452 length block), the tag PRF key, the CTR key, whether bit 127 is masked/forced
@@ -156,26 +100,16 @@ impl Siv<'_> {
         Ok(tag)
     }
 
-    /// Decrypts `buf` in place (CTR and hash of the plaintext in one stitched pass);
-    /// zeroes it if the tag does not verify.
+    /// Decrypts `buf` in place (CTR and hash of the plaintext in one stitched pass); if
+    /// the tag does not verify, `buf` is zeroed or holds the ciphertext again, as
+    /// `on_failure` says.
     pub(crate) fn open(
         &self,
         nonce: &[u8; 12],
         aad: &[u8],
         buf: &mut [u8],
         tag: &[u8],
-    ) -> Result<(), Error> {
-        self.open_with(nonce, aad, buf, tag, false)
-    }
-
-    /// `open`, and on failure `buf` holds the ciphertext again (`restore`) or zeros.
-    pub(crate) fn open_with(
-        &self,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-        restore: bool,
+        on_failure: OnFailure,
     ) -> Result<(), Error> {
         LIMITS.check(aad.len(), buf.len())?;
         let tag = full_tag(tag)?;
@@ -187,14 +121,18 @@ impl Siv<'_> {
         self.engine
             .ctr_and_hash(self.ctr_key, self.hash, ctr, &mut acc, data, Hash::Output);
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
-        if restore && !expected.ct_eq_slice(tag) {
-            // Re-encrypt the unverified plaintext: the ciphertext is back (`aes-gcm-siv`'s
-            // contract, for `gcmkit::compat`).
-            self.engine
-                .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(tag), buf);
-            return Err(Error::AuthenticationFailed);
+        if expected.ct_eq_slice(tag) {
+            return Ok(());
         }
-        verified(buf, expected.ct_eq_slice(tag))
+        match on_failure {
+            OnFailure::Zero => buf.fill(0),
+            // Re-encrypt the unverified plaintext: the ciphertext is back.
+            OnFailure::Restore => {
+                self.engine
+                    .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(tag), buf);
+            }
+        }
+        Err(Error::AuthenticationFailed)
     }
 }
 
@@ -329,51 +267,14 @@ impl AesGcmSiv {
     }
 }
 
-#[cfg(feature = "compat")]
-impl AesGcmSiv {
-    /// Decryption with the `aes-gcm-siv` crate's failure contract (for `gcmkit::compat`):
-    /// on failure `buf` holds the ciphertext again. The fused small-message kernel's derived
-    /// key never leaves it, so its input is kept (public ciphertext, at most 1.1 KiB on the
-    /// stack) and put back; the general path re-applies the keystream.
-    pub(crate) fn open_in_place_restoring(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        LIMITS.check(aad.len(), buf.len())?;
-        let nonce = check_nonce(nonce)?;
-        let received = full_tag(tag)?;
-        let blocks = aad.len().div_ceil(16) + buf.len().div_ceil(16) + 1;
-        if blocks <= crate::engine::kernels::SIV_SMALL_BLOCKS {
-            let mut keep = [0u8; 16 * crate::engine::kernels::SIV_SMALL_BLOCKS];
-            let n = buf.len();
-            keep[..n].copy_from_slice(buf);
-            if let Some(expected) =
-                self.engine
-                    .siv_small(&self.kgk, nonce, aad, buf, Some(received))
-            {
-                if Tag::truncate(expected?, TAG_LEN).ct_eq_slice(tag) {
-                    return Ok(());
-                }
-                buf.copy_from_slice(&keep[..n]);
-                return Err(Error::AuthenticationFailed);
-            }
-        }
-        let mut k = DerivedKeys::empty();
-        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
-        plus(self.engine, &k.auth, &k.enc).open_with(nonce, aad, buf, tag, true)
-    }
-}
-
-impl AeadMode for AesGcmSiv {
-    fn limits(&self) -> Limits {
+impl Core for AesGcmSiv {
+    fn mode_limits(&self) -> Limits {
         LIMITS
     }
 
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
+        let buf = data.into_in_place();
         let tag = match self.engine.siv_small(&self.kgk, nonce, aad, buf, None) {
             Some(tag) => tag?,
             None => {
@@ -385,20 +286,66 @@ impl AeadMode for AesGcmSiv {
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+    /// The fused small-message kernel decrypts in place and returns the plaintext's tag;
+    /// its derived key never leaves it, so to restore (`aes-gcm-siv`'s contract, for
+    /// `gcmkit::compat`) its input is kept (public ciphertext, at most 1.1 KiB on the
+    /// stack) and put back. The general path re-applies the keystream.
+    fn open_data(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        on_failure: OnFailure,
+    ) -> Result<(), Error> {
         let nonce = check_nonce(nonce)?;
         let received = full_tag(tag)?;
-        match self
-            .engine
-            .siv_small(&self.kgk, nonce, aad, buf, Some(received))
-        {
-            // The fused kernel decrypted in place and returned the plaintext's tag.
-            Some(expected) => verified(buf, Tag::truncate(expected?, TAG_LEN).ct_eq_slice(tag)),
-            None => {
-                let mut k = DerivedKeys::empty();
-                self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
-                plus(self.engine, &k.auth, &k.enc).open(nonce, aad, buf, tag)
-            }
+        let buf = data.into_in_place();
+        let small = match on_failure {
+            OnFailure::Zero => self
+                .engine
+                .siv_small(&self.kgk, nonce, aad, buf, Some(received))
+                .map(|expected| verified(buf, Tag::truncate(expected?, TAG_LEN).ct_eq_slice(tag))),
+            OnFailure::Restore => self.open_small_restoring(nonce, aad, buf, received),
+        };
+        if let Some(outcome) = small {
+            return outcome;
         }
+        let mut k = DerivedKeys::empty();
+        self.derive_into(nonce, hashed_blocks(aad.len(), buf.len()), &mut k)?;
+        plus(self.engine, &k.auth, &k.enc).open(nonce, aad, buf, tag, on_failure)
+    }
+}
+
+impl AesGcmSiv {
+    /// The fused small-message kernel with the ciphertext kept and put back on failure;
+    /// `None` if the message is too long for it.
+    fn open_small_restoring(
+        &self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        received: &[u8; 16],
+    ) -> Option<Result<(), Error>> {
+        if !self.engine.siv_small_fits(aad.len(), buf.len()) {
+            return None;
+        }
+        let mut keep = [0u8; SIV_SMALL_MAX_DATA];
+        let n = buf.len();
+        keep[..n].copy_from_slice(buf);
+        let expected = self
+            .engine
+            .siv_small(&self.kgk, nonce, aad, buf, Some(received))?;
+        Some(match expected {
+            Ok(t) if Tag::truncate(t, TAG_LEN).ct_eq_slice(received) => Ok(()),
+            Ok(_) => {
+                buf.copy_from_slice(&keep[..n]);
+                Err(Error::AuthenticationFailed)
+            }
+            Err(e) => {
+                buf.copy_from_slice(&keep[..n]);
+                Err(e)
+            }
+        })
     }
 }

@@ -2,10 +2,10 @@
 
 use super::{check_nonce, plus, TAG_LEN};
 use crate::aes::RoundKeys;
-use crate::engine::{Engine, Kernels};
+use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-use crate::mode::{AeadMode, Limits};
+use crate::mode::{sealed::Core, Limits, OnFailure};
 use crate::tag::Tag;
 
 /// GCM-SIV+ (seed 003 sec. 3): the caller supplies the POLYVAL key K1 (16 bytes) and the
@@ -46,17 +46,27 @@ impl GcmSivPlus {
     }
 }
 
-impl AeadMode for GcmSivPlus {
-    fn limits(&self) -> Limits {
+impl Core for GcmSivPlus {
+    fn mode_limits(&self) -> Limits {
         super::LIMITS
     }
 
-    fn seal(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<Tag, Error> {
+    fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
+        let buf = data.into_in_place();
         let tag = plus(self.engine, &self.k1, &self.k2).seal(check_nonce(nonce)?, aad, buf)?;
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    fn open(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        plus(self.engine, &self.k1, &self.k2).open(check_nonce(nonce)?, aad, buf, tag)
+    fn open_data(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: Data<'_>,
+        tag: &[u8],
+        on_failure: OnFailure,
+    ) -> Result<(), Error> {
+        let nonce = check_nonce(nonce)?;
+        let buf = data.into_in_place();
+        plus(self.engine, &self.k1, &self.k2).open(nonce, aad, buf, tag, on_failure)
     }
 }

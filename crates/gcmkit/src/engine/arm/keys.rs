@@ -61,6 +61,6 @@ pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), c
             k[4 * c..4 * c + 4].copy_from_slice(&w[4 * r + c].to_le_bytes());
         }
     }
-    crate::engine::wipe::wipe(&mut w);
+    crate::secret::wipe::wipe(&mut w);
     Ok(())
 }

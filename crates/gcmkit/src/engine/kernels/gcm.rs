@@ -1,6 +1,6 @@
 //! AES-GCM kernels: the stitched CTR + GHASH pass, the whole message in one call, and the
 //! fused small-message kernel. The mode's own steps (length block, tag = GHASH xor
-//! E(K, Y0)) come from `crate::gcm` and `crate::field`, so they are defined once.
+//! E(K, Y0)) come from `crate::spec`, so they are defined once.
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
@@ -86,11 +86,11 @@ unsafe fn small<V: Simd, const N: usize>(
         if !decrypt {
             absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
         }
-        let len = crate::field::gcm_length_block(aad.len() as u64, data.len() as u64);
+        let len = crate::spec::gcm::length_block(aad.len() as u64, data.len() as u64);
         absorb_padded::<V>(&mut sums, &len, h, hk, &mut next, key.flavor);
         let mut mask = [0u8; 16];
         s[0].store(mask.as_mut_ptr());
-        crate::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
+        crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
     }
 }
 
@@ -124,7 +124,7 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
         let mut acc = 0u128;
         hash_update::<V, MAXW>(key, &mut acc, aad);
         stitched::<V, N, MAXW>(rk, key, kind, kind.add(y0, 1), &mut acc, io, what);
-        let len = crate::field::gcm_length_block(aad.len() as u64, io.len as u64);
+        let len = crate::spec::gcm::length_block(aad.len() as u64, io.len as u64);
         let a = hash_block(
             key,
             V::Block::from_u128(acc),
@@ -132,7 +132,7 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
         );
         let mut e = [0u8; 16];
         mask[0].store(e.as_mut_ptr());
-        crate::gcm::tag_from_ghash(a.to_u128(), &e)
+        crate::spec::gcm::tag_from_ghash(a.to_u128(), &e)
     }
 }
 

@@ -268,7 +268,7 @@ macro_rules! entry_points {
             hash: &HashKey,
             prf: &RoundKeys,
             ctr: &RoundKeys,
-            how: (bool, crate::siv::CounterInit),
+            how: (bool, crate::spec::siv::CounterInit),
             nonce: &[u8; 12],
             aad: &[u8],
             data: &mut [u8],

@@ -1,6 +1,6 @@
-//! The fused AES-GCM-SIV kernel for small messages. The mode's definitions (DeriveKey's
-//! inputs and key split, the tag input S, the first counter) come from `crate::siv`, so
-//! this kernel and the portable path share them.
+//! The fused AES-GCM-SIV kernel for small messages. The byte rules (DeriveKey's inputs
+//! and key split, the length block, the tag input S, the first counter) come from
+//! `crate::spec`, so this kernel and the portable path share them.
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
@@ -11,8 +11,7 @@ use super::Io;
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
 use crate::field::Flavor;
-use crate::kdf::rfc8452;
-use crate::siv;
+use crate::spec::{rfc8452, siv};
 
 /// The single-block vector of backend `V`.
 type B<V> = <V as Simd>::Block;
@@ -51,7 +50,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
 ) -> Result<[u8; 16], crate::Error> {
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
-        // DeriveKey (RFC 8452 sec. 4, defined in `kdf::rfc8452`): all six blocks as independent
+        // DeriveKey (RFC 8452 sec. 4; inputs and split in `spec::rfc8452`): all six blocks as independent
         // chains (AES-128 uses 4, AES-192 5; in parallel the rest cost no latency).
         let mut blocks = rfc8452::derive_key_inputs(nonce);
         let mut d = [B::<V>::zero(); 6];
@@ -66,13 +65,13 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         }
         wipe_vectors(&mut d);
         let (mut auth, mut enc) = rfc8452::derived_keys(&blocks);
-        crate::engine::wipe::wipe(&mut blocks);
+        crate::secret::wipe::wipe(&mut blocks);
         let h = B::<V>::from_u128(u128::from_le_bytes(auth));
-        crate::engine::wipe::wipe(core::slice::from_mut(&mut auth));
-        let enc_len = rfc8452::enc_key_len(kgk);
+        crate::secret::wipe::wipe(core::slice::from_mut(&mut auth));
+        let enc_len = rfc8452::enc_key_len(kgk.key_bits());
         let mut rk = RoundKeys::empty();
         let expanded = V::expand_key_into(&enc[..enc_len], &mut rk);
-        crate::engine::wipe::wipe(&mut enc);
+        crate::secret::wipe::wipe(&mut enc);
         expanded?;
         let mut ek = keys::<B<V>>(&rk);
 
@@ -100,7 +99,7 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         // of up to SIV_GROUP, each one aggregated batch (block i of a group ending at
         // `end` times H^(end - i)) with one reduction; the running value enters each
         // group's first block (Horner over groups).
-        let len = crate::field::siv_length_block(aad.len() as u64, data.len() as u64);
+        let len = siv::length_block(aad.len() as u64, data.len() as u64);
         let mut acc = B::<V>::zero();
         {
             let plain: &[u8] = data;
@@ -202,7 +201,7 @@ pub(crate) unsafe fn siv2015_small<V: Simd>(
         );
         let mut sums = super::ghash::Sums::<B<V>>::zero();
         let mut next = 0;
-        let len = crate::field::siv_length_block(aad.len() as u64, data.len() as u64);
+        let len = siv::length_block(aad.len() as u64, data.len() as u64);
         for part in [aad, &*data, &len[..]] {
             super::ghash::absorb_padded::<V>(&mut sums, part, h, hk, &mut next, hash.flavor);
         }
