@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-aarch64 test-python wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-aarch64 test-python ct-check interop fuzz-smoke test-publish
+test: test-deps test-rust test-rustls test-aarch64 test-python ct-check interop fuzz-smoke test-publish
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -14,6 +14,14 @@ test-deps:
 test-rust:
 	$(CARGO) test --workspace --all-targets --all-features
 	$(CARGO) test --workspace --doc
+
+## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
+## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,
+## RFC 9001 vectors, and loopback runs against the openssl CLI (installed if missing).
+test-rustls:
+	@command -v openssl >/dev/null || (apt-get update -q && apt-get install -y -q openssl) || \
+		echo "*** test-rustls: no openssl CLI and apt-get failed: the openssl interop test will fail ***"
+	cd crates/gcmkit-rustls && $(CARGO) test
 
 ## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
 ## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
@@ -94,9 +102,11 @@ selftest: build
 
 fmt:
 	$(CARGO) fmt --all
+	cd crates/gcmkit-rustls && $(CARGO) fmt
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd crates/gcmkit-rustls && $(CARGO) clippy --all-targets --all-features -- -D warnings
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
 bench:
@@ -134,6 +144,13 @@ bench-cli:
 bench-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
 	$(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
+
+## A rustls connection pair in memory with gcmkit's provider against ring's and aws-lc-rs's:
+## docs/perf/rustls.md. Built first (aws-lc-rs is a long C build), timed under the lock.
+bench-rustls:
+	cd crates/gcmkit-rustls && $(CARGO) bench --features aws-lc-rs --bench connection --no-run
+	cd crates/gcmkit-rustls && flock /tmp/gcmkit-timing.lock \
+		$(CARGO) bench --features aws-lc-rs --bench connection -- ../../docs/perf/rustls.md
 
 ## The papers' performance tables on this machine: docs/perf/paper-tables.{md,json,png}.
 paper-tables:
