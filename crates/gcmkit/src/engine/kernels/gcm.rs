@@ -120,10 +120,10 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // E(K, Y0) first: independent of everything else, it overlaps the hashing.
+        // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
         let mut mask = [V::Block::load(y0.as_ptr())];
-        let mut mask_keys = keys::<V::Block>(rk);
+        let mask_keys = keys::<V::Block>(rk);
         aes_n(&mask_keys, &mut mask);
-        mask_keys.wipe();
         let mut acc = 0u128;
         hash_update::<V, MAXW>(key, &mut acc, aad);
         stitched::<V, N, MAXW>(rk, key, kind, kind.add(y0, 1), &mut acc, io, what);
