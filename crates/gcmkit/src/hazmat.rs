@@ -8,6 +8,8 @@ use crate::field::{Flavor, HashKey, POWERS};
 
 pub use crate::gcm::gprf::Gprf;
 #[cfg(feature = "alloc")]
+pub use crate::gcm::online::GcmStream;
+#[cfg(feature = "alloc")]
 pub use crate::gcm::UnverifiedGcmDecryptor;
 pub use crate::gcm::{trace as gcm_trace, GcmTrace};
 pub use crate::siv::plus::GcmSivPlus;

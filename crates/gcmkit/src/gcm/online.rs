@@ -20,6 +20,9 @@ use crate::tag::Tag;
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
+mod owned;
+pub use owned::GcmStream;
+
 /// The GHASH state after a fixed AAD prefix, reusable across messages and nonces.
 #[derive(Clone)]
 pub struct AadPrefix {

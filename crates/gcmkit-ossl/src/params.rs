@@ -1,0 +1,229 @@
+//! Safe views of the `OSSL_PARAM` arrays OpenSSL passes in. The conversions (integer
+//! widths, octet string or pointer) are libcrypto's own `OSSL_PARAM_*` helpers, so a
+//! parameter of the wrong type fails exactly as it does for OpenSSL's implementation.
+
+use crate::ffi::{self, OsslParam};
+use core::ffi::{c_uint, c_void, CStr};
+
+/// A parameter array to fill (the `get_params` direction). `None` is a NULL array.
+#[derive(Clone, Copy)]
+pub struct Requests(pub(crate) *mut OsslParam);
+
+/// A parameter array to read (the `set_params` direction).
+#[derive(Clone, Copy)]
+pub struct Settings(pub(crate) *const OsslParam);
+
+/// One parameter asked for.
+pub struct Out(*mut OsslParam);
+
+/// One parameter given.
+pub struct In(*const OsslParam);
+
+impl Requests {
+    /// The parameter named `key`, if asked for.
+    pub fn find(&self, key: &CStr) -> Option<Out> {
+        if self.0.is_null() {
+            return None;
+        }
+        // SAFETY: OpenSSL passes a valid array ending with an entry whose key is NULL;
+        // OSSL_PARAM_locate reads it up to that end.
+        let p = unsafe { ffi::OSSL_PARAM_locate(self.0, key.as_ptr()) };
+        (!p.is_null()).then_some(Out(p))
+    }
+}
+
+impl Settings {
+    /// Whether the array is NULL or empty (OpenSSL's `ossl_param_is_empty`).
+    pub fn is_empty(&self) -> bool {
+        // SAFETY: a non-NULL array has at least its terminating entry, readable.
+        self.0.is_null() || unsafe { (*self.0).key.is_null() }
+    }
+
+    /// The parameter named `key`, if given.
+    pub fn find(&self, key: &CStr) -> Option<In> {
+        if self.0.is_null() {
+            return None;
+        }
+        // SAFETY: as for Requests::find; the array is only read.
+        let p = unsafe { ffi::OSSL_PARAM_locate_const(self.0, key.as_ptr()) };
+        (!p.is_null()).then_some(In(p))
+    }
+}
+
+impl Out {
+    fn raw(&self) -> &OsslParam {
+        // SAFETY: the pointer came from OSSL_PARAM_locate on the caller's live array.
+        unsafe { &*self.0 }
+    }
+
+    pub fn data_type(&self) -> c_uint {
+        self.raw().data_type
+    }
+
+    pub fn data_size(&self) -> usize {
+        self.raw().data_size
+    }
+
+    pub fn has_data(&self) -> bool {
+        !self.raw().data.is_null()
+    }
+
+    pub fn set_size_t(&self, v: usize) -> bool {
+        // SAFETY: a located parameter; the helper checks its type and size.
+        unsafe { ffi::OSSL_PARAM_set_size_t(self.0, v) == 1 }
+    }
+
+    pub fn set_uint(&self, v: u32) -> bool {
+        // SAFETY: as set_size_t.
+        unsafe { ffi::OSSL_PARAM_set_uint(self.0, v) == 1 }
+    }
+
+    pub fn set_int(&self, v: i32) -> bool {
+        // SAFETY: as set_size_t.
+        unsafe { ffi::OSSL_PARAM_set_int(self.0, v) == 1 }
+    }
+
+    /// Points a UTF8_PTR parameter at a static string.
+    pub fn set_utf8_ptr(&self, v: &'static CStr) -> bool {
+        // SAFETY: as set_size_t; the string is static, so the pointer stays valid.
+        unsafe { ffi::OSSL_PARAM_set_utf8_ptr(self.0, v.as_ptr()) == 1 }
+    }
+
+    /// Copies `v` into an OCTET_STRING parameter (fails if it does not fit).
+    pub fn set_octets(&self, v: &[u8]) -> bool {
+        // SAFETY: as set_size_t; the helper copies at most data_size bytes from `v`.
+        unsafe { ffi::OSSL_PARAM_set_octet_string(self.0, v.as_ptr().cast(), v.len()) == 1 }
+    }
+
+    /// OCTET_STRING or OCTET_PTR, as OpenSSL's GCM reports its IV. The pointer form points
+    /// into the context, as OpenSSL's does (valid while the context is unchanged).
+    pub fn set_octets_or_ptr(&self, v: &[u8]) -> bool {
+        if self.set_octets(v) {
+            return true;
+        }
+        // SAFETY: as set_octets; OSSL_PARAM_set_octet_ptr stores the pointer and length.
+        unsafe { ffi::OSSL_PARAM_set_octet_ptr(self.0, v.as_ptr().cast::<c_void>(), v.len()) == 1 }
+    }
+
+    /// The caller's buffer of an OCTET_STRING parameter, to be written directly
+    /// (`tlsivgen`). None if it has no buffer.
+    pub fn octets_mut(&mut self) -> Option<&mut [u8]> {
+        let (data, size) = (self.raw().data, self.raw().data_size);
+        if data.is_null() {
+            return None;
+        }
+        // SAFETY: OpenSSL's contract for a requested OCTET_STRING: `data` points to
+        // `data_size` writable bytes owned by the caller for the duration of the call,
+        // not aliased by anything the provider holds.
+        Some(unsafe { core::slice::from_raw_parts_mut(data.cast::<u8>(), size) })
+    }
+}
+
+impl In {
+    fn raw(&self) -> &OsslParam {
+        // SAFETY: the pointer came from OSSL_PARAM_locate_const on the caller's array.
+        unsafe { &*self.0 }
+    }
+
+    pub fn data_type(&self) -> c_uint {
+        self.raw().data_type
+    }
+
+    pub fn data_size(&self) -> usize {
+        self.raw().data_size
+    }
+
+    pub fn get_size_t(&self) -> Option<usize> {
+        let mut v = 0usize;
+        // SAFETY: a located parameter; the helper checks type and size before reading.
+        (unsafe { ffi::OSSL_PARAM_get_size_t(self.0, &mut v) } == 1).then_some(v)
+    }
+
+    pub fn get_uint(&self) -> Option<u32> {
+        let mut v = 0 as c_uint;
+        // SAFETY: as get_size_t.
+        (unsafe { ffi::OSSL_PARAM_get_uint(self.0, &mut v) } == 1).then_some(v)
+    }
+
+    /// An OCTET_STRING's bytes copied into `buf` (OSSL_PARAM_get_octet_string with
+    /// max_len = buf.len()); the length, or None (wrong type, too long, no data).
+    pub fn get_octets_into(&self, buf: &mut [u8]) -> Option<usize> {
+        let mut used = 0usize;
+        let (mut dst, n) = (buf.as_mut_ptr().cast::<c_void>(), buf.len());
+        // SAFETY: with *val non-NULL the helper copies at most max_len (n) bytes into it,
+        // and buf has n writable bytes.
+        let ok = unsafe { ffi::OSSL_PARAM_get_octet_string(self.0, &mut dst, n, &mut used) };
+        (ok == 1).then_some(used)
+    }
+
+    /// The first `n` bytes of the data, whatever data_size says: OpenSSL's `tlsivfixed`
+    /// with length -1 ("restore the whole IV") gives a data_size of SIZE_MAX and an IV of
+    /// the context's IV length.
+    pub fn leading_octets(&self, n: usize) -> Option<&[u8]> {
+        let data = self.raw().data;
+        if data.is_null() {
+            return None;
+        }
+        // SAFETY: the -1 convention of EVP_CTRL_GCM_SET_IV_FIXED: the caller passes the
+        // whole IV (n = the context's IV length) at `data`.
+        Some(unsafe { core::slice::from_raw_parts(data.cast::<u8>(), n) })
+    }
+
+    /// The bytes of an OCTET_STRING as given (None when its data pointer is NULL).
+    pub fn octets(&self) -> Option<&[u8]> {
+        let (data, size) = (self.raw().data, self.raw().data_size);
+        if data.is_null() {
+            return None;
+        }
+        // SAFETY: OpenSSL's contract: `data` points to `data_size` readable bytes for the
+        // duration of the call.
+        Some(unsafe { core::slice::from_raw_parts(data.cast::<u8>(), size) })
+    }
+}
+
+/// One entry of a static list.
+pub const fn entry(key: &'static CStr, data_type: c_uint) -> OsslParam {
+    OsslParam {
+        key: key.as_ptr(),
+        data_type,
+        data: core::ptr::null_mut(),
+        data_size: 0,
+        return_size: ffi::OSSL_PARAM_UNMODIFIED,
+    }
+}
+
+/// The terminating entry.
+pub const END: OsslParam = OsslParam {
+    key: core::ptr::null(),
+    data_type: 0,
+    data: core::ptr::null_mut(),
+    data_size: 0,
+    return_size: 0,
+};
+
+/// size_t parameters are unsigned integers of the platform's size_t width.
+pub const fn size_t(key: &'static CStr) -> OsslParam {
+    let mut p = entry(key, ffi::OSSL_PARAM_UNSIGNED_INTEGER);
+    p.data_size = core::mem::size_of::<usize>();
+    p
+}
+
+pub const fn uint(key: &'static CStr) -> OsslParam {
+    let mut p = entry(key, ffi::OSSL_PARAM_UNSIGNED_INTEGER);
+    p.data_size = core::mem::size_of::<c_uint>();
+    p
+}
+
+pub const fn int(key: &'static CStr) -> OsslParam {
+    let mut p = entry(key, ffi::OSSL_PARAM_INTEGER);
+    p.data_size = core::mem::size_of::<core::ffi::c_int>();
+    p
+}
+
+pub const fn octets(key: &'static CStr) -> OsslParam {
+    entry(key, ffi::OSSL_PARAM_OCTET_STRING)
+}
+
+pub const fn utf8_ptr(key: &'static CStr) -> OsslParam {
+    entry(key, ffi::OSSL_PARAM_UTF8_PTR)
+}
