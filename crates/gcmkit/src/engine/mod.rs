@@ -391,6 +391,8 @@ impl Kernels {
                 // From the source into the destination in the kernel's one pass (a copy
                 // first was a `memcpy` call per message).
                 let io = data.reborrow().io();
+                // Y0 by value, in registers (see the kernel).
+                let y0 = u128::from_le_bytes(*y0);
                 return dispatch!(self, None, |m| Some(m::gcm_small(
                     keys, h, y0, aad, io, decrypt
                 )));

@@ -31,13 +31,17 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 pub(crate) unsafe fn gcm_small<V: Simd>(
     rk: &RoundKeys,
     key: &HashKey,
-    y0: &[u8; 16],
+    y0: u128,
     aad: &[u8],
     io: Io,
     decrypt: bool,
 ) -> [u8; 16] {
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
+        // Y0 arrives in registers (its little-endian bytes): the caller built it with two
+        // 8-byte stores, and a 16-byte load of those cannot be store-forwarded, which
+        // stalled the start of the AES chain of every small message.
+        let y0 = &y0.to_le_bytes();
         // E(K, Y0) and the keystream, counters built in registers (no store-to-load
         // round trip through memory), as many AES chains as blocks.
         match io.len.div_ceil(16) + 1 {

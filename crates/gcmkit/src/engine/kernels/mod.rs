@@ -236,7 +236,7 @@ macro_rules! entry_points {
         pub(crate) unsafe fn gcm_small(
             rk: &RoundKeys,
             key: &HashKey,
-            y0: &[u8; 16],
+            y0: u128,
             aad: &[u8],
             io: Io<'_>,
             decrypt: bool,
