@@ -77,7 +77,8 @@ pub(crate) unsafe fn siv_small<V: Simd>(
         let enc_len = rfc8452::enc_key_len(kgk.key_bits());
         let mut rk = RoundKeys::empty();
         let expanded = V::expand_key_into(&enc[..enc_len], &mut rk);
-        crate::secret::wipe::wipe(&mut enc);
+        // 16 bytes per volatile store (`wipe` on a byte slice is 32 byte stores).
+        crate::secret::wipe::wipe_bytes(&mut enc);
         expanded?;
         let ek = keys::<B<V>>(&rk);
 
