@@ -79,7 +79,19 @@ fn gbps(f: &mut dyn FnMut(), size: usize) -> f64 {
     size.max(1) as f64 / measure::fastest(20, 0.005, f) / 1e9
 }
 
-pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(), String> {
+/// Largest message size `--sizes` takes (each size is allocated once per engine).
+pub const MAX_SIZE: u64 = 1 << 30;
+
+pub fn run(algs: &[String], sizes: &[u64], engine: Option<Engine>) -> Result<(), String> {
+    let sizes = sizes
+        .iter()
+        .map(|&s| match usize::try_from(s) {
+            Ok(s) if s as u64 <= MAX_SIZE => Ok(s),
+            _ => Err(format!(
+                "--sizes: {s} bytes is more than the largest, {MAX_SIZE} (1 GiB)"
+            )),
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
     let engines: Vec<Engine> = match engine {
         Some(e) => vec![e.check().map_err(|x| x.to_string())?],
         None => Engine::supported().collect(),
@@ -89,14 +101,14 @@ pub fn run(algs: &[String], sizes: &[usize], engine: Option<Engine>) -> Result<(
         gcmkit::VERSION
     );
     crate::out(&format!("{:<16} {:<9}", "algorithm", "engine"));
-    for s in sizes {
+    for s in &sizes {
         crate::out(&format!(" {:>9}", s));
     }
     outln!(" {:>9}", "IPI");
     for alg in algs {
         for &e in &engines {
             crate::out(&format!("{alg:<16} {:<9}", e.name()));
-            for &s in sizes {
+            for &s in &sizes {
                 crate::out(&format!(" {:>9.3}", gbps(&mut *op(alg, e, s)?, s)));
             }
             let mut failure = None;

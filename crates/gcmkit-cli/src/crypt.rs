@@ -6,6 +6,7 @@
 //! with exit 1 and a message naming the chunk; nothing after the bad chunk is written.
 
 use crate::files::{io_failure, open_input, read_key, usage, Failure, Output};
+use gcmkit::fs::escaped;
 use gcmkit::{chunked, Error};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
@@ -30,18 +31,18 @@ pub fn keygen(out: Option<&Path>, bits: u32, force: bool) -> Result<(), Failure>
         // Through a 0600 temporary file renamed into place: a replaced key file is 0600
         // too, and a failure (a full disk) leaves nothing behind.
         Some(p) if p != Path::new("-") => {
-            let mut o = match Output::open(Some(p), force, false)? {
+            let mut o = match Output::open(Some(p), force, false, true)? {
                 Output::Path(o) => o,
                 Output::Stdout => return Err(usage("keygen: no output path")),
             };
             o.file()
                 .write_all(line.as_bytes())
-                .map_err(|e| io_failure(&format!("cannot write {}", p.display()), &e))?;
+                .map_err(|e| io_failure(&format!("cannot write {}", escaped(p)), &e))?;
             o.commit()
-                .map_err(|e| io_failure(&format!("cannot write {}", p.display()), &e))
+                .map_err(|e| io_failure(&format!("cannot write {}", escaped(p)), &e))
         }
         _ => {
-            let mut stdout = match Output::open(None, false, false)? {
+            let mut stdout = match Output::open(None, false, false, false)? {
                 Output::Stdout => io::stdout().lock(),
                 Output::Path(_) => return Err(usage("keygen: unexpected output")),
             };
@@ -68,7 +69,7 @@ fn progress(len: Option<u64>, quiet: bool) -> Option<ProgressBar> {
 
 pub struct Job {
     pub key: PathBuf,
-    pub context: String,
+    pub context: Vec<u8>,
     pub input: Option<PathBuf>,
     pub output: Option<PathBuf>,
     pub force: bool,
@@ -99,7 +100,7 @@ fn run(
     check_engine()?;
     let key = read_key(&job.key)?;
     let (input, len) = open_input(job.input.as_deref())?;
-    let mut out = Output::open(job.output.as_deref(), job.force, ciphertext_out)?;
+    let mut out = Output::open(job.output.as_deref(), job.force, ciphertext_out, false)?;
     let streamed = out.is_streamed();
     let pb = progress(len, job.quiet);
     let mut tick = |done: u64| {
@@ -128,12 +129,14 @@ fn classify(what: &str, e: Error, after: &str) -> Failure {
         e @ (Error::InvalidKeyLength { .. } | Error::EngineUnavailable(_)) => {
             usage(format!("{what} failed: {e}"))
         }
+        // The wrong-key error says itself that nothing was decrypted.
+        e @ Error::WrongKeyOrContext => crate::files::failed(format!("{what} failed: {e}")),
         e => crate::files::failed(format!("{what} failed: {e}; {after}")),
     }
 }
 
 pub fn encrypt(job: &Job) -> Result<(), Failure> {
-    let ctx = job.context.as_bytes();
+    let ctx = &job.context[..];
     run(
         job,
         true,
@@ -143,7 +146,7 @@ pub fn encrypt(job: &Job) -> Result<(), Failure> {
 }
 
 pub fn decrypt(job: &Job) -> Result<(), Failure> {
-    let ctx = job.context.as_bytes();
+    let ctx = &job.context[..];
     run(
         job,
         false,

@@ -1,12 +1,14 @@
 //! Key files, inputs and outputs for `keygen`, `encrypt` and `decrypt`.
 //!
-//! Outputs go through `gcmkit::fs`, the library's one file-output layer: a regular file
-//! is written through a random, exclusive, 0600 temporary name next to it and appears only
-//! when the whole operation succeeded (never replacing a file that exists, or appeared
-//! meanwhile, unless `--force`); FIFOs and character devices are written in place; stdout
-//! is streamed.
+//! Outputs go through `gcmkit::fs`, the library's one file-output layer (its module docs
+//! give the whole rule): a regular file is written through a random, exclusive, 0600
+//! temporary name next to it and appears only when the whole operation succeeded (never
+//! replacing a file that exists, or appeared meanwhile, unless `--force`; a replaced file
+//! keeps its owner and mode); FIFOs and character devices are written in place; symlinks
+//! only of the caller or root are followed; other users' files, FIFOs and links in sticky
+//! shared directories are refused; stdout is streamed. File names in messages are escaped.
 
-use gcmkit::fs::{Output as FsOutput, Overwrite};
+use gcmkit::fs::{escaped, Output as FsOutput, Overwrite};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -40,13 +42,23 @@ pub fn failed(msg: impl Into<String>) -> Failure {
     }
 }
 
-/// An I/O failure: a broken pipe on stdout ends the run quietly with 141, anything else
-/// is exit 2 with `what` and the error.
+/// Exit code when a write went past the file size limit (`ulimit -f`): 128 + SIGXFSZ, as
+/// a shell reports a process that signal killed (the CLI catches it to remove its
+/// temporary file first).
+pub const EXIT_FILE_TOO_LARGE: u8 = 128 + 25;
+
+/// An I/O failure: a broken pipe on stdout ends the run quietly with 141, a write past
+/// `ulimit -f` with 153 (SIGXFSZ's), anything else is exit 2 with `what` and the error.
 pub fn io_failure(what: &str, e: &io::Error) -> Failure {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Failure {
             msg: String::new(),
             code: EXIT_BROKEN_PIPE,
+        }
+    } else if e.raw_os_error() == Some(libc::EFBIG) {
+        Failure {
+            msg: format!("{what}: {e}"),
+            code: EXIT_FILE_TOO_LARGE,
         }
     } else {
         usage(format!("{what}: {e}"))
@@ -105,7 +117,7 @@ pub fn parse_key(text: &[u8], name: &str) -> Result<zeroize::Zeroizing<Vec<u8>>,
 /// Reads and parses a key file (at most [`KEY_FILE_MAX`] bytes), warning on stderr when
 /// its permissions let group or others read it, as ssh does.
 pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
-    let name = path.display().to_string();
+    let name = escaped(path);
     let f = File::open(path).map_err(|e| usage(format!("cannot read key file {name}: {e}")))?;
     if let Ok(m) = f.metadata() {
         let mode = m.permissions().mode();
@@ -130,50 +142,58 @@ pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
 }
 
 /// Whether descriptor `fd` (0, 1 or 2) was open when the program started: a closed stdin
-/// or stdout (`<&-`, `>&-`) is an error, not an empty input or a discarded output.
-fn fd_open(fd: i32) -> bool {
-    STD_FDS_OPEN
-        .get()
-        .map_or_else(|| fd_open_now(fd), |open| open[fd as usize])
+/// or stdout (`<&-`, `>&-`) is an error, not an empty input or a discarded output. Open on
+/// anything, `/dev/null` in any mode included (`subprocess.DEVNULL` opens it read-write),
+/// counts as open.
+pub fn fd_open(fd: i32) -> bool {
+    // Recorded before Rust's runtime started (which reopens a closed 0, 1 or 2 on
+    // /dev/null, so that afterwards a closed descriptor cannot be told from one the user
+    // pointed at /dev/null).
+    STD_FDS_AT_EXEC.load(std::sync::atomic::Ordering::Relaxed) & (1 << fd) != 0
 }
 
-/// Whether stdin, stdout and stderr were open at start, recorded by [`record_std_fds`].
-static STD_FDS_OPEN: std::sync::OnceLock<[bool; 3]> = std::sync::OnceLock::new();
+/// Bit N set: descriptor N (0, 1, 2) was open at exec. Written once by [`record_std_fds`],
+/// before `main` and before any other thread exists.
+static STD_FDS_AT_EXEC: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0b111);
 
-/// Records which standard descriptors are open; call first thing in `main`, before any
-/// file is opened (a file opened later would take a closed descriptor's number).
-pub fn record_std_fds() {
-    let _ = STD_FDS_OPEN.set([fd_open_now(0), fd_open_now(1), fd_open_now(2)]);
-}
-
-/// Rust's runtime reopens a closed 0, 1 or 2 as `/dev/null` read-write before `main`, so
-/// a closed descriptor shows as `/dev/null` opened O_RDWR (a shell's `</dev/null` is
-/// O_RDONLY, `>/dev/null` O_WRONLY). Read from /proc without unsafe code; where /proc is
-/// missing, the descriptor counts as open.
-fn fd_open_now(fd: i32) -> bool {
-    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
-        return Path::new(&format!("/dev/fd/{fd}"))
-            .symlink_metadata()
-            .is_ok();
-    };
-    if target != Path::new("/dev/null") {
-        return true;
+/// Records which standard descriptors are open at exec, before Rust's runtime starts: an
+/// ELF constructor (`.init_array`) runs before the C `main` that starts the runtime.
+extern "C" fn record_std_fds() {
+    let mut open = 0u8;
+    for fd in 0..3 {
+        // SAFETY: fcntl(F_GETFD) on a descriptor number only reads the descriptor table;
+        // a closed descriptor yields -1 (EBADF) and nothing else happens.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1 {
+            open |= 1 << fd;
+        }
     }
-    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).unwrap_or_default();
-    let flags = info
-        .lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok());
-    // O_ACCMODE = 3, O_RDWR = 2.
-    flags.is_none_or(|f| f & 3 != 2)
+    STD_FDS_AT_EXEC.store(open, std::sync::atomic::Ordering::Relaxed);
+}
+
+#[used]
+#[link_section = ".init_array"]
+static RECORD_STD_FDS: extern "C" fn() = record_std_fds;
+
+/// Whether `file` is the descriptor stdout was replaced with because it was closed (an
+/// output path like `/dev/stdout` that leads there must fail, not write into /dev/null).
+fn is_closed_stdout(file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if fd_open(1) {
+        return false;
+    }
+    let same =
+        |a: &std::fs::Metadata, b: &std::fs::Metadata| a.dev() == b.dev() && a.ino() == b.ino();
+    match (file.metadata(), std::fs::metadata("/proc/self/fd/1")) {
+        (Ok(a), Ok(b)) => same(&a, &b),
+        _ => true,
+    }
 }
 
 /// The input: a file or stdin (`None` or `-`), and its length if known.
 pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), Failure> {
     match path {
         Some(p) if p != Path::new("-") => {
-            let f =
-                File::open(p).map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?;
+            let f = File::open(p).map_err(|e| usage(format!("cannot open {}: {e}", escaped(p))))?;
             let len = f.metadata().ok().map(|m| m.len());
             Ok((Box::new(f), len))
         }
@@ -195,8 +215,14 @@ pub enum Output {
 }
 
 impl Output {
-    /// Opens the destination; `ciphertext` outputs refuse to go to a terminal.
-    pub fn open(path: Option<&Path>, force: bool, ciphertext: bool) -> Result<Output, Failure> {
+    /// Opens the destination; `ciphertext` outputs refuse to go to a terminal; `private`
+    /// ones (key files) are 0600 whatever they replace.
+    pub fn open(
+        path: Option<&Path>,
+        force: bool,
+        ciphertext: bool,
+        private: bool,
+    ) -> Result<Output, Failure> {
         match path {
             Some(p) if p != Path::new("-") => {
                 let policy = if force {
@@ -204,14 +230,21 @@ impl Output {
                 } else {
                     Overwrite::Never
                 };
-                FsOutput::create(p, policy)
-                    .map(Output::Path)
-                    .map_err(|e| match e.kind() {
-                        io::ErrorKind::AlreadyExists => {
-                            usage(format!("refusing to overwrite: {e} (use --force)"))
-                        }
-                        _ => usage(format!("cannot write {}: {e}", p.display())),
-                    })
+                let o = if private {
+                    FsOutput::create_private(p, policy)
+                } else {
+                    FsOutput::create(p, policy)
+                };
+                let mut o = o.map_err(|e| match e.kind() {
+                    io::ErrorKind::AlreadyExists if !force => {
+                        usage(format!("refusing to overwrite: {e} (use --force)"))
+                    }
+                    _ => usage(format!("cannot write {e}")),
+                })?;
+                if o.is_direct() && is_closed_stdout(o.file()) {
+                    return Err(usage(format!("{}: stdout is closed", escaped(p))));
+                }
+                Ok(Output::Path(o))
             }
             _ => {
                 if !fd_open(1) {

@@ -19,8 +19,13 @@ pub fn say(msg: &str) {
 }
 
 /// Writes to stdout; a reader that went away ends the run quietly with 141, any other
-/// error with 2 (never a panic, as `println!` would).
+/// error (a stdout closed at start included: its output would be lost) with 2 (never a
+/// panic, as `println!` would).
 pub fn out(text: &str) {
+    if !files::fd_open(1) {
+        say("gcmkit: cannot write to stdout: stdout is closed");
+        std::process::exit(EXIT_USAGE.into());
+    }
     let mut o = std::io::stdout().lock();
     if let Err(e) = o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
         let code = if e.kind() == std::io::ErrorKind::BrokenPipe {
@@ -41,11 +46,24 @@ macro_rules! outln {
     };
 }
 
-/// On SIGINT, SIGTERM or SIGHUP: remove every temporary output file, say so, and exit
-/// with 128 + the signal number (as a shell reports a process the signal killed).
+/// The catchable signals whose default action ends the process: on any of them, remove
+/// every temporary output file, say so, and exit with 128 + the signal number (as a shell
+/// reports a process the signal killed).
+const FATAL_SIGNALS: [i32; 10] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGQUIT,
+    signal_hook::consts::SIGUSR1,
+    signal_hook::consts::SIGUSR2,
+    signal_hook::consts::SIGALRM,
+    signal_hook::consts::SIGVTALRM,
+    signal_hook::consts::SIGPROF,
+    signal_hook::consts::SIGXFSZ,
+];
+
 fn cleanup_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(FATAL_SIGNALS) else {
         return;
     };
     std::thread::spawn(move || {
@@ -67,13 +85,19 @@ fn cleanup_on_signals() {
                   gcmkit decrypt --key secret.key -o notes.txt notes.txt.enc\n  tar c dir | gcmkit encrypt --key secret.key > dir.tar.enc\n\n\
                   Outputs: a regular file (-o FILE) appears only when the whole run succeeded, written \
                   through a private temporary file; an existing file, or one that appears meanwhile, is \
-                  replaced only with --force (through a symlink to a file, too: the link stays, its target is \
-                  replaced). FIFOs and devices are written in place. Decryption to stdout or a FIFO streams: \
-                  each chunk is released once verified, and a bad or missing chunk ends the run with exit 1.\n\n\
+                  replaced only with --force, keeping its owner and mode (a file of another user only by \
+                  root; a key file is always 0600). FIFOs and devices are written in place. A symlink (the name \
+                  or a directory on the path) is followed only if it is yours or root's (never another user's: /dev/stdout and /dev/fd/N \
+                  work); through it the same rules apply to its target (a file there is replaced only with \
+                  --force; the link stays). In a sticky shared directory such as /tmp, another user's file, \
+                  FIFO or device is refused, even with --force and even where the kernel's protected_* \
+                  settings are off. Decryption to stdout or a FIFO streams: each chunk is released once \
+                  verified, and a bad or missing chunk ends the run with exit 1.\n\n\
                   Exit codes: 0 success; 1 a check failed (authentication, wrong key, truncation, selftest or \
                   vector failures); 2 bad usage, unreadable input, refused overwrite or I/O error; 141 the \
                   reader of stdout went away (nothing printed); 128+N killed by signal N (SIGINT 130, \
-                  SIGTERM 143, SIGHUP 129) after removing temporary files.\n\
+                  SIGTERM 143, SIGHUP 129; also QUIT, USR1, USR2, ALRM, VTALRM, PROF, and XFSZ 153 when a \
+                  write passes ulimit -f) after removing temporary files.\n\
                   Environment: GCMKIT_ENGINE=portable|aesni|avx2|avx512|armv8 forces an engine (one the CPU lacks is an error)."
 )]
 struct Cli {
@@ -108,9 +132,9 @@ enum Command {
             default_value = "aes-128-gcm,aes-128-gcm-siv,gmac"
         )]
         algorithm: Vec<String>,
-        /// Message sizes in bytes (comma-separated).
+        /// Message sizes in bytes (comma-separated; at most 1 GiB each).
         #[arg(long, value_delimiter = ',', default_value = "16,64,576,1500,16384")]
-        sizes: Vec<usize>,
+        sizes: Vec<u64>,
         /// Only this engine.
         #[arg(long)]
         engine: Option<String>,
@@ -136,9 +160,12 @@ struct CryptArgs {
     /// Key file (from `gcmkit keygen`).
     #[arg(long)]
     key: PathBuf,
-    /// Application context bound into the key derivation (must match to decrypt).
-    #[arg(long, default_value = "")]
+    /// Application context bound into the key derivation (must match to decrypt), as text.
+    #[arg(long, default_value = "", conflicts_with = "context_hex")]
     context: String,
+    /// The context as hex, for contexts that are not UTF-8 text (e.g. Python bytes).
+    #[arg(long, value_name = "HEX")]
+    context_hex: Option<String>,
     /// Output file (default or `-`: stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -153,20 +180,25 @@ struct CryptArgs {
 }
 
 impl CryptArgs {
-    fn job(self) -> crypt::Job {
-        crypt::Job {
+    fn job(self) -> Result<crypt::Job, files::Failure> {
+        let context = match self.context_hex {
+            Some(h) => {
+                hex::decode(h.trim()).map_err(|e| files::usage(format!("--context-hex: {e}")))?
+            }
+            None => self.context.into_bytes(),
+        };
+        Ok(crypt::Job {
             key: self.key,
-            context: self.context,
+            context,
             input: self.input,
             output: self.output,
             force: self.force,
             quiet: self.quiet,
-        }
+        })
     }
 }
 
 fn main() -> ExitCode {
-    files::record_std_fds();
     let cli = Cli::parse();
     cleanup_on_signals();
     let r: Result<u8, files::Failure> = match cli.command {
@@ -175,8 +207,8 @@ fn main() -> ExitCode {
             bits,
             force,
         } => crypt::keygen(output.as_deref(), bits, force).map(|_| EXIT_OK),
-        Command::Encrypt(a) => crypt::encrypt(&a.job()).map(|_| EXIT_OK),
-        Command::Decrypt(a) => crypt::decrypt(&a.job()).map(|_| EXIT_OK),
+        Command::Encrypt(a) => a.job().and_then(|j| crypt::encrypt(&j)).map(|_| EXIT_OK),
+        Command::Decrypt(a) => a.job().and_then(|j| crypt::decrypt(&j)).map(|_| EXIT_OK),
         Command::Bench {
             algorithm,
             sizes,

@@ -11,16 +11,32 @@ random access); mode ``"wb"`` a ``ChunkedWriter`` (``io.RawIOBase``) that writes
 a random, exclusive temporary file and moves it into place only on ``close()``. Leaving
 its ``with`` block through an exception, ``abort()``, or being garbage-collected unclosed
 discards the stream: no final chunk is ever written for a stream that did not finish, and
-the destination is left as it was. Paths may be ``str``, ``bytes`` or ``os.PathLike``; OS
-errors carry the file name.
+the destination is left as it was. A ``write`` that fails poisons the writer: every later
+call and ``close()`` raise and nothing is ever committed (part of the failed write may have
+been taken). Paths may be ``str``, ``bytes`` or ``os.PathLike``; OS errors carry errno and
+the name of the file they concern (the destination for creating or writing it).
+
+Outputs follow gcmkit's one output rule (``gcmkit::fs``): symlinks are followed only when
+they are yours or root's; in sticky shared directories such as /tmp another user's file,
+FIFO or device is refused; a replaced file keeps its owner and mode.
+
+Signals: ``encrypt_file``/``decrypt_file`` run Python's signal handlers between reads, so
+SIGINT stops them promptly (``KeyboardInterrupt``, temporary file removed, nothing
+committed). While they run, and while a writer is open, SIGTERM and SIGHUP (and SIGINT)
+whose action is still the default (death) first remove this process's temporary files, then
+kill the process as before (main thread only: Python runs handlers there; a handler the
+application installed is left alone).
 """
 
 import io
 import os
+import signal
+import threading
 
 from gcmkit._gcmkit import chunked_decrypt, chunked_encrypt, chunked_open
 from gcmkit._gcmkit import decrypt_file as _decrypt_file
 from gcmkit._gcmkit import encrypt_file as _encrypt_file
+from gcmkit._gcmkit import remove_temp_files as _remove_temp_files
 
 __all__ = ["encrypt", "decrypt", "encrypt_file", "decrypt_file", "open", "ChunkedReader", "ChunkedWriter"]
 
@@ -40,6 +56,52 @@ def _with_filename(e, *paths):
     return e
 
 
+_FATAL = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP", "SIGINT") if hasattr(signal, n))
+_held = 0
+_installed = []
+_lock = threading.Lock()
+
+
+def _die_clean(signum, frame):
+    """A fatal signal while outputs are unfinished: remove their temporary files, then die
+    of the signal as the default action would have."""
+    _remove_temp_files()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _hold():
+    """Installs ``_die_clean`` for the fatal signals still at their default action (first
+    holder only); returns whether this call holds (pass it to ``_release``)."""
+    global _held
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    with _lock:
+        if _held == 0:
+            # Only signals still at the default action (Python's own SIGINT handler raises
+            # KeyboardInterrupt, which already aborts and cleans up; an application's
+            # handler is its business).
+            for s in _FATAL:
+                if signal.getsignal(s) is signal.SIG_DFL:
+                    signal.signal(s, _die_clean)
+                    _installed.append(s)
+        _held += 1
+    return True
+
+
+def _release(held):
+    global _held
+    if not held:
+        return
+    with _lock:
+        _held -= 1
+        if _held == 0:
+            for s in _installed:
+                if signal.getsignal(s) is _die_clean:
+                    signal.signal(s, signal.SIG_DFL)
+            _installed.clear()
+
+
 def encrypt(key, data, context=b""):
     """Encrypts a whole message; returns the Cobblestone ciphertext."""
     return chunked_encrypt(key, data, context)
@@ -52,18 +114,24 @@ def decrypt(key, data, context=b""):
 
 def encrypt_file(key, src, dst, context=b""):
     """Encrypts the file ``src`` into ``dst`` (all cores, constant memory)."""
+    held = _hold()
     try:
         return _encrypt_file(key, _path(src), _path(dst), context)
     except OSError as e:
         raise _with_filename(e, src, dst) from None
+    finally:
+        _release(held)
 
 
 def decrypt_file(key, src, dst, context=b""):
     """Decrypts ``src`` into ``dst``; nothing appears at ``dst`` unless all of it verified."""
+    held = _hold()
     try:
         return _decrypt_file(key, _path(src), _path(dst), context)
     except OSError as e:
         raise _with_filename(e, src, dst) from None
+    finally:
+        _release(held)
 
 
 class ChunkedReader(io.RawIOBase):
@@ -111,6 +179,11 @@ class ChunkedWriter(io.RawIOBase):
         super().__init__()
         self._inner = inner
         self.name = name
+        self._held = _hold()
+
+    def _unhold(self):
+        held, self._held = getattr(self, "_held", False), False
+        _release(held)
 
     def writable(self):
         return True
@@ -128,12 +201,14 @@ class ChunkedWriter(io.RawIOBase):
                 raise _with_filename(e, self.name) from None
             finally:
                 super().close()
+                self._unhold()
 
     def abort(self):
         """Discards the stream: no final chunk, the temporary file removed."""
         if not self.closed:
             self._inner.abort()
             super().close()
+            self._unhold()
 
     def __exit__(self, exc_type, exc, tb):
         # A truncated stream must never look complete: an exception aborts.

@@ -1,6 +1,8 @@
-//! File to file, through the one file-output layer (`crate::fs`): the destination appears
-//! only after the whole operation succeeded, through a random exclusive temporary name,
-//! mode 0600, and never replaces an existing file unless asked.
+//! File to file, through the one file-output layer (`crate::fs`, whose rules apply): the
+//! destination appears only after the whole operation succeeded, through a random
+//! exclusive temporary name, and never replaces an existing file unless asked. The
+//! destination is checked (and its directory opened) before any input is read. Errors name
+//! the file they concern ([`crate::fs::PathError`]: source or destination, with errno).
 
 use super::parallel::{decrypt_stream, encrypt_stream};
 use crate::error::Error;
@@ -17,8 +19,7 @@ fn via_output(
     overwrite: Overwrite,
     job: impl FnOnce(io::BufReader<std::fs::File>, &mut std::fs::File) -> Result<u64, Error>,
 ) -> Result<u64, Error> {
-    let input = std::fs::File::open(src)
-        .map_err(|e| io::Error::new(e.kind(), std::format!("{}: {e}", src.display())))?;
+    let input = std::fs::File::open(src).map_err(|e| crate::fs::os_error(src, "", e))?;
     let input = io::BufReader::with_capacity(1 << 20, input);
     let mut out = Output::create(dst, overwrite)?;
     let n = job(input, out.file())?;

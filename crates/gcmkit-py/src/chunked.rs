@@ -1,0 +1,291 @@
+//! Cobblestone (c2sp.org/chunked-encryption): one-shot calls, and the Rust side of
+//! `gcmkit.chunked.open`'s reader and writer.
+
+use crate::buffers::{bytes_like, maybe_detach, opt_bytes};
+use crate::errors::{chunk_err, os_err};
+use gcmkit::fs::{Output, Overwrite};
+use gcmkit::Error;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+pub(crate) type OneShot = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+
+/// A one-shot Cobblestone call on bytes-like arguments, GIL released for large inputs.
+pub(crate) fn chunked_one_shot(
+    py: Python<'_>,
+    f: OneShot,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    let (k, d, c) = (
+        bytes_like(key, "key")?,
+        bytes_like(data, "data")?,
+        opt_bytes(context, "context")?,
+    );
+    let v = maybe_detach(py, d.len(), || f(&k, &c, &d)).map_err(chunk_err)?;
+    Ok(PyBytes::new(py, &v).unbind())
+}
+
+/// Cobblestone one-shot encryption.
+#[pyfunction]
+#[pyo3(signature = (key, data, context=None))]
+pub(crate) fn chunked_encrypt(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    chunked_one_shot(py, gcmkit::chunked::encrypt, key, data, context)
+}
+
+/// Cobblestone one-shot decryption; raises InvalidTag (wrong key/context, modified,
+/// truncated).
+#[pyfunction]
+#[pyo3(signature = (key, data, context=None))]
+pub(crate) fn chunked_decrypt(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyBytes>> {
+    chunked_one_shot(py, gcmkit::chunked::decrypt, key, data, context)
+}
+
+/// A Cobblestone file being read (the Rust side of `gcmkit.chunked.ChunkedReader`, an
+/// `io.RawIOBase`): random access over the verified plaintext. Opening authenticates the
+/// header and the length (the final chunk); every read verifies the chunks it touches.
+#[pyclass(module = "gcmkit._gcmkit")]
+pub(crate) struct ChunkedReader {
+    inner: Option<gcmkit::chunked::SeekableDecryptor<std::io::BufReader<std::fs::File>>>,
+    /// A failure met after some verified bytes were returned: raised by the next call
+    /// (a read never discards the verified bytes it already has).
+    pending: Option<Error>,
+}
+
+pub(crate) fn read_err(e: std::io::Error) -> PyErr {
+    match e.into_inner().and_then(|i| i.downcast::<Error>().ok()) {
+        Some(ce) => chunk_err(*ce),
+        None => PyValueError::new_err("read failed"),
+    }
+}
+
+pub(crate) fn to_core(e: std::io::Error) -> Error {
+    match e.get_ref().and_then(|i| i.downcast_ref::<Error>()) {
+        Some(ce) => ce.clone(),
+        None => Error::from(e),
+    }
+}
+
+#[pymethods]
+impl ChunkedReader {
+    /// Up to `size` verified bytes (fewer only at the end of the stream or before a chunk
+    /// that fails, whose error the next call raises).
+    fn read_some(&mut self, py: Python<'_>, size: usize) -> PyResult<Py<PyBytes>> {
+        use std::io::Read;
+        if let Some(e) = self.pending.take() {
+            return Err(chunk_err(e));
+        }
+        let d = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
+        let mut out = vec![0u8; size];
+        let (n, err) = py.detach(|| {
+            let mut n = 0;
+            while n < size {
+                match d.read(&mut out[n..]) {
+                    Ok(0) => break,
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return (n, Some(e)),
+                }
+            }
+            (n, None)
+        });
+        out.truncate(n);
+        if let Some(e) = err {
+            if n == 0 {
+                return Err(read_err(e));
+            }
+            self.pending = Some(to_core(e));
+        }
+        Ok(PyBytes::new(py, &out).unbind())
+    }
+
+    /// Moves to `offset` relative to `whence` (0 start, 1 current, 2 end); returns the new
+    /// position.
+    fn seek(&mut self, offset: i64, whence: i32) -> PyResult<u64> {
+        use std::io::{Seek, SeekFrom};
+        let d = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
+        let to =
+            match whence {
+                0 => SeekFrom::Start(u64::try_from(offset).map_err(|_| {
+                    PyValueError::new_err(format!("negative seek position {offset}"))
+                })?),
+                1 => SeekFrom::Current(offset),
+                2 => SeekFrom::End(offset),
+                w => {
+                    return Err(PyValueError::new_err(format!(
+                        "invalid whence ({w}, should be 0, 1 or 2)"
+                    )))
+                }
+            };
+        self.pending = None;
+        d.seek(to).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput => PyValueError::new_err(e.to_string()),
+            _ => read_err(e),
+        })
+    }
+
+    /// The plaintext length (authenticated at open).
+    fn plaintext_len(&self) -> PyResult<u64> {
+        self.inner
+            .as_ref()
+            .map(|d| d.plaintext_len())
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))
+    }
+
+    fn close(&mut self) {
+        self.inner = None;
+        self.pending = None;
+    }
+}
+
+/// A Cobblestone stream being written: `close()` writes the final chunk.
+#[pyclass(module = "gcmkit._gcmkit")]
+pub(crate) struct ChunkedWriter {
+    /// Writes into a temporary file (`gcmkit::fs`) that becomes the destination only at
+    /// `close()`; dropping it unclosed removes the temporary file.
+    inner: Option<gcmkit::chunked::Encryptor<std::io::BufWriter<Output>>>,
+    /// The destination (named in errors).
+    path: std::path::PathBuf,
+    /// A write failed: the stream was discarded (a part of that write may have been taken,
+    /// so nothing after it could be trusted); every later call raises this, errno kept.
+    failed: Option<(Option<i32>, String)>,
+}
+
+impl ChunkedWriter {
+    fn stream(&mut self) -> PyResult<&mut gcmkit::chunked::Encryptor<std::io::BufWriter<Output>>> {
+        if let Some((errno, why)) = &self.failed {
+            let msg = format!(
+                "an earlier write failed ({why}); the stream was discarded and nothing was written"
+            );
+            let name = self.path.as_os_str().to_os_string();
+            return Err(match errno {
+                Some(code) => pyo3::exceptions::PyOSError::new_err((*code, msg, name)),
+                None => pyo3::exceptions::PyOSError::new_err(msg),
+            });
+        }
+        self.inner
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("I/O operation on closed file"))
+    }
+
+    /// Discards the stream after a failure and makes the failure every later call's.
+    fn poison(&mut self, e: &std::io::Error) -> PyErr {
+        self.inner = None;
+        let errno = e.raw_os_error();
+        let why = match errno {
+            Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+            None => e.to_string(),
+        };
+        self.failed = Some((errno, why));
+        crate::errors::os_err_named(e, &self.path)
+    }
+}
+
+#[pymethods]
+impl ChunkedWriter {
+    /// Encrypts and writes `data`; returns its length. If it fails, the writer is
+    /// poisoned: every later call and `close()` raise, and nothing is ever committed.
+    fn write(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
+        use std::io::Write;
+        let d = bytes_like(data, "data")?;
+        let e = self.stream()?;
+        match py.detach(|| e.write_all(&d)) {
+            Ok(()) => Ok(d.len()),
+            Err(err) => Err(self.poison(&err)),
+        }
+    }
+
+    /// Writes the final chunk and moves the file into place.
+    fn close(&mut self) -> PyResult<()> {
+        if self.inner.is_none() && self.failed.is_none() {
+            return Ok(());
+        }
+        self.stream()?;
+        if let Some(e) = self.inner.take() {
+            let w = e.finish().map_err(|e| match e {
+                Error::Io(io) => crate::errors::os_err_named(io.get_ref(), &self.path),
+                e => chunk_err(e),
+            })?;
+            let out = w
+                .into_inner()
+                .map_err(|e| crate::errors::os_err_named(e.error(), &self.path))?;
+            out.commit().map_err(|e| os_err(&e))?;
+        }
+        Ok(())
+    }
+
+    /// Discards the stream: no final chunk, the temporary file removed, the destination
+    /// left as it was.
+    fn abort(&mut self) {
+        self.inner = None;
+        self.failed = None;
+    }
+}
+
+/// Opens a Cobblestone file for streaming: mode "rb" (decrypt) or "wb" (encrypt).
+#[pyfunction]
+#[pyo3(signature = (path, mode, key, context=None))]
+pub(crate) fn chunked_open(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    mode: &str,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    // The key is checked before any file is opened or created.
+    if k.len() != 16 && k.len() != 32 {
+        return Err(chunk_err(Error::InvalidKeyLength {
+            got: k.len(),
+            expected: "16 or 32",
+        }));
+    }
+    match mode {
+        "rb" | "r" => {
+            let f =
+                std::fs::File::open(&path).map_err(|e| crate::errors::os_err_named(&e, &path))?;
+            let f = std::io::BufReader::new(f);
+            let d = gcmkit::chunked::SeekableDecryptor::new(&k, &c, f).map_err(chunk_err)?;
+            Ok(Py::new(
+                py,
+                ChunkedReader {
+                    inner: Some(d),
+                    pending: None,
+                },
+            )?
+            .into_any())
+        }
+        "wb" | "w" => {
+            let out = Output::create(&path, Overwrite::Replace).map_err(|e| os_err(&e))?;
+            let f = std::io::BufWriter::with_capacity(1 << 20, out);
+            let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
+            let w = ChunkedWriter {
+                inner: Some(e),
+                path,
+                failed: None,
+            };
+            Ok(Py::new(py, w)?.into_any())
+        }
+        m => Err(PyValueError::new_err(format!(
+            "mode must be 'rb' or 'wb', not {m:?}"
+        ))),
+    }
+}

@@ -1,0 +1,119 @@
+//! `encrypt_file` / `decrypt_file`: file to file through `gcmkit::fs` (nothing appears at
+//! the destination unless the whole job succeeded), on all cores with the GIL released,
+//! stopping promptly for Python's signal handlers: before every read of the source (and
+//! when a read is interrupted by a signal) the handlers run; an exception one raises
+//! (`KeyboardInterrupt` for SIGINT) ends the job, its temporary file removed, and is
+//! raised. Errors name the file they concern: the source for reading it, the destination
+//! for creating or writing it.
+
+use crate::buffers::{bytes_like, opt_bytes};
+use crate::errors::{chunk_err, os_err, os_err_named};
+use gcmkit::fs::{Output, Overwrite};
+use gcmkit::Error;
+use pyo3::prelude::*;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// The source, read with Python's signal handlers run before each read.
+struct SignalChecked {
+    file: File,
+    /// The exception a signal handler raised (the stream stops at it).
+    raised: Option<PyErr>,
+    /// Whether reading the source itself failed (then an I/O error names the source).
+    read_failed: bool,
+}
+
+impl Read for SignalChecked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                self.raised = Some(e);
+                return Err(io::Error::other("interrupted by a signal"));
+            }
+            match self.file.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.read_failed = true;
+                    return Err(e);
+                }
+                ok => return ok,
+            }
+        }
+    }
+}
+
+type Job = fn(&[u8], &[u8], &mut dyn Read, &mut File) -> Result<u64, Error>;
+
+fn file_to_file(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+    src: &Path,
+    dst: &Path,
+    job: Job,
+) -> PyResult<u64> {
+    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    py.detach(|| {
+        let file = File::open(src).map_err(|e| os_err_named(&e, src))?;
+        // The destination is checked (its directory opened) before any work.
+        let mut out = Output::create(dst, Overwrite::Replace).map_err(|e| os_err(&e))?;
+        let mut input = BufReader::with_capacity(
+            1 << 20,
+            SignalChecked {
+                file,
+                raised: None,
+                read_failed: false,
+            },
+        );
+        let r = job(&k, &c, &mut input, out.file());
+        let input = input.into_inner();
+        if let Some(raised) = input.raised {
+            return Err(raised); // `out` dropped: its temporary file removed.
+        }
+        let n = r.map_err(|e| match e {
+            Error::Io(io) if input.read_failed => os_err_named(io.get_ref(), src),
+            Error::Io(io) => os_err_named(io.get_ref(), dst),
+            e => chunk_err(e),
+        })?;
+        out.commit().map_err(|e| os_err(&e))?;
+        Ok(n)
+    })
+}
+
+/// Encrypts the file `src` to `dst` (Cobblestone; parallel, constant memory).
+#[pyfunction]
+#[pyo3(signature = (key, src, dst, context=None))]
+pub(crate) fn encrypt_file(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    src: PathBuf,
+    dst: PathBuf,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
+    file_to_file(py, key, context, &src, &dst, |k, c, i, o| {
+        gcmkit::chunked::encrypt_stream(k, c, i, o, |_| {})
+    })
+}
+
+/// Decrypts `src` to `dst`; nothing appears at `dst` unless the whole file verified.
+#[pyfunction]
+#[pyo3(signature = (key, src, dst, context=None))]
+pub(crate) fn decrypt_file(
+    py: Python<'_>,
+    key: &Bound<'_, PyAny>,
+    src: PathBuf,
+    dst: PathBuf,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
+    file_to_file(py, key, context, &src, &dst, |k, c, i, o| {
+        gcmkit::chunked::decrypt_stream(k, c, i, o, |_| {})
+    })
+}
+
+/// Removes every temporary file of this process's unfinished outputs (for the Python
+/// layer's SIGTERM/SIGHUP handlers, just before the process dies); returns how many.
+#[pyfunction]
+pub(crate) fn remove_temp_files() -> usize {
+    gcmkit::fs::remove_temp_files()
+}
