@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider wheel wheel-native wheel-deps test-publish msrv test-nostd build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish
+test: test-deps test-rust test-rustls test-aarch64 test-python test-provider ct-check interop fuzz-smoke test-publish test-nostd test-wasm
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -115,6 +115,16 @@ test-nostd:
 		echo "== gcmkit for $$t, features [$$f]"; \
 		CARGO_TARGET_DIR=target/nostd RUSTFLAGS=-Dwarnings $(CARGO) build -q -p gcmkit \
 			--no-default-features --features "$$f" --target $$t; done; done
+
+## The portable engine on wasm32 (WASI): the built-in known-answer tests and the published
+## Wycheproof files (AES-GCM, AES-GCM-SIV, GMAC, Cobblestone) as one WASI program
+## (scripts/wasm-kat), run under wasmtime's Python embedding (PyPI `wasmtime`) by
+## scripts/wasi-run.py. Installs the target's standard library with rustup.
+test-wasm:
+	rustup target add wasm32-wasip1
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check 'wasmtime>=20'
+	cd scripts/wasm-kat && CARGO_TARGET_DIR=$(abspath target/wasm) $(CARGO) build -q --release --target wasm32-wasip1
+	$(PYTHON) scripts/wasi-run.py target/wasm/wasm32-wasip1/release/gcmkit-wasm-kat.wasm
 
 build:
 	$(CARGO) build --release -p gcmkit-cli

@@ -19,7 +19,7 @@
 
 use crate::engine::Data;
 use crate::error::Error;
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, Opening};
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
 
@@ -217,14 +217,8 @@ impl<C: BlockCipher64> Core for Gcm64<C> {
 
     /// Verifies before decrypting (the tag covers the ciphertext), so on failure the
     /// destination is untouched whatever `on_failure` asks (the caller zeroes it).
-    fn open_data(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        _on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (iv, aad, data, tag) = (o.nonce, o.aad, o.data, o.tag);
         let y0 = self.y0(iv)?;
         let t = self.tag(y0, aad, data.src());
         if tag.len() != self.tag_len

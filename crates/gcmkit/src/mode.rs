@@ -70,11 +70,25 @@ pub enum OnFailure {
     /// contracts, for `compat`). Modes that verify before decrypting leave a separate
     /// destination unwritten; modes that decrypt first (the SIV family) copy the source
     /// in and put the ciphertext back.
+    #[cfg_attr(not(feature = "compat"), allow(dead_code))] // only the facades ask for it
     Restore,
 }
 
+/// One decryption as a mode's `open_data` receives it (checks done). (`pub` in name only,
+/// as [`OnFailure`].)
+pub struct Opening<'a> {
+    /// The nonce (for the derived-key modes' inner GCM: its 96-bit IV).
+    pub(crate) nonce: &'a [u8],
+    pub(crate) aad: &'a [u8],
+    /// The ciphertext, in place or with its destination.
+    pub(crate) data: Data<'a>,
+    /// The received tag, of the mode's tag length.
+    pub(crate) tag: &'a [u8],
+    pub(crate) on_failure: OnFailure,
+}
+
 pub(crate) mod sealed {
-    use super::{Limits, OnFailure};
+    use super::{Limits, Opening};
     use crate::engine::Data;
     use crate::error::Error;
     use crate::tag::Tag;
@@ -92,15 +106,8 @@ pub(crate) mod sealed {
         fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error>;
 
         /// Decrypts in place or from a source (tag length and limits already checked);
-        /// on failure leaves the destination as `on_failure` says.
-        fn open_data(
-            &self,
-            nonce: &[u8],
-            aad: &[u8],
-            data: Data<'_>,
-            tag: &[u8],
-            on_failure: OnFailure,
-        ) -> Result<(), Error>;
+        /// on failure leaves the destination as `o.on_failure` says.
+        fn open_data(&self, o: Opening<'_>) -> Result<(), Error>;
     }
 
     /// Only gcmkit's modes implement [`super::AeadMode`].
@@ -142,8 +149,16 @@ pub(crate) fn open<M: sealed::Core + ?Sized>(
     tag: &[u8],
     on_failure: OnFailure,
 ) -> Result<(), Error> {
-    let r = check_open(mode, aad.len(), data.dst().len(), tag)
-        .and_then(|()| mode.open_data(nonce, aad, data.reborrow(), tag, on_failure));
+    let r = check_open(mode, aad.len(), data.dst().len(), tag).and_then(|()| {
+        let data = data.reborrow();
+        mode.open_data(Opening {
+            nonce,
+            aad,
+            data,
+            tag,
+            on_failure,
+        })
+    });
     if r.is_err() && on_failure == OnFailure::Zero {
         // The caller sees this buffer, so a plain fill cannot be optimized away.
         data.dst().fill(0);

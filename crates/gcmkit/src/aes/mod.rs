@@ -3,6 +3,7 @@
 //! AES in the forward direction (CTR, tag PRF, key derivation).
 
 pub(crate) mod soft;
+#[allow(unsafe_code)] // SSE2/NEON intrinsics, part of the architectures' baseline
 pub(crate) mod soft_word;
 
 use crate::error::Error;

@@ -2,14 +2,13 @@
 //! base nonce, no salt and no commitment: key commitment and nonce uniqueness become the
 //! caller's problem).
 
-use super::keys::{aead_name, MessageKeys};
+use super::keys::{MessageKeys, Okm};
 use super::message::{encrypt_with, open_body, seal_chunks};
-use super::{chunk_count, LABEL, SALT, TAG};
+use super::{chunk_count, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::vec;
 use std::vec::Vec;
-use zeroize::Zeroizing;
 
 /// [`super::encrypt`] with a given salt. A salt must never repeat under one key.
 pub fn encrypt_with_salt(
@@ -24,17 +23,8 @@ pub fn encrypt_with_salt(
 
 /// The AEAD key and base nonce a key, salt and context derive (for checking vectors).
 pub fn derive(key: &[u8], salt: &[u8; SALT], context: &[u8]) -> Result<(Vec<u8>, [u8; 12]), Error> {
-    aead_name(key.len())?;
-    let mut okm = Zeroizing::new([0u8; 76]);
-    let n = key.len();
-    crate::kdf::hkdf::expand_sha512(
-        key,
-        &[LABEL, aead_name(n)?, &[0], salt, context],
-        &mut okm[..n + 44],
-    );
-    let mut nonce = [0u8; 12];
-    nonce.copy_from_slice(&okm[n..n + 12]);
-    Ok((okm[..n].to_vec(), nonce))
+    let okm = Okm::expand(key, salt, context)?;
+    Ok((okm.aead_key().to_vec(), okm.base_nonce()))
 }
 
 /// Raw mode encryption: the chunk sequence only (no salt, no commitment).

@@ -29,6 +29,50 @@ pub(crate) fn aead_name(key_len: usize) -> Result<&'static [u8], Error> {
     }
 }
 
+/// The message key schedule (c2sp.org/chunked-encryption): HKDF-Expand-SHA-512 of the
+/// key over LABEL || AEAD name || 0 || salt || context gives the AEAD key (the key's
+/// length), the base nonce (12 bytes) and the commitment (32 bytes), in that order. The
+/// one definition, for `MessageKeys::derive` and `hazmat::derive`; wiped on drop.
+pub(crate) struct Okm {
+    bytes: Zeroizing<[u8; 32 + 12 + 32]>,
+    key_len: usize,
+}
+
+impl Okm {
+    pub(crate) fn expand(key: &[u8], salt: &[u8; SALT], context: &[u8]) -> Result<Self, Error> {
+        let name = aead_name(key.len())?;
+        let mut bytes = Zeroizing::new([0u8; 32 + 12 + 32]);
+        let n = key.len();
+        crate::kdf::hkdf::expand_sha512(
+            key,
+            &[LABEL, name, &[0], salt, context],
+            &mut bytes[..n + 44],
+        );
+        Ok(Okm { bytes, key_len: n })
+    }
+
+    /// The AEAD key.
+    pub(crate) fn aead_key(&self) -> &[u8] {
+        &self.bytes[..self.key_len]
+    }
+
+    /// The base nonce.
+    pub(crate) fn base_nonce(&self) -> [u8; 12] {
+        let n = self.key_len;
+        let mut nonce = [0u8; 12];
+        nonce.copy_from_slice(&self.bytes[n..n + 12]);
+        nonce
+    }
+
+    /// The key commitment.
+    fn commitment(&self) -> [u8; 32] {
+        let n = self.key_len + 12;
+        let mut c = [0u8; 32];
+        c.copy_from_slice(&self.bytes[n..n + 32]);
+        c
+    }
+}
+
 impl MessageKeys {
     pub(crate) fn derive(
         key: &[u8],
@@ -36,19 +80,10 @@ impl MessageKeys {
         context: &[u8],
         engine: Engine,
     ) -> Result<Self, Error> {
-        let name = aead_name(key.len())?;
-        let mut okm = Zeroizing::new([0u8; 32 + 12 + 32]);
-        let n = key.len();
-        crate::kdf::hkdf::expand_sha512(
-            key,
-            &[LABEL, name, &[0], salt, context],
-            &mut okm[..n + 44],
-        );
-        let aead = AesGcm::with_engine(&okm[..n], engine)?;
-        let mut base_nonce = [0u8; 12];
-        base_nonce.copy_from_slice(&okm[n..n + 12]);
-        let mut commitment = [0u8; 32];
-        commitment.copy_from_slice(&okm[n + 12..n + 44]);
+        let okm = Okm::expand(key, salt, context)?;
+        let aead = AesGcm::with_engine(okm.aead_key(), engine)?;
+        let base_nonce = okm.base_nonce();
+        let commitment = okm.commitment();
         Ok(MessageKeys {
             aead,
             base_nonce,

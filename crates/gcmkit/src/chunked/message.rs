@@ -8,6 +8,7 @@ use std::vec;
 use std::vec::Vec;
 
 /// Above this many chunks the one-shot functions spread chunks over threads.
+#[cfg(feature = "parallel")]
 const PARALLEL_THRESHOLD: usize = 16;
 
 /// Runs `f` on every (k, item) pair, in parallel when large and the feature is on;

@@ -25,6 +25,7 @@
 //! adapters), `seek` (random access), `parallel` (bounded-memory streams on all cores),
 //! `files` (file to file through `crate::fs`), `hazmat`.
 
+#[cfg(feature = "fs")]
 mod files;
 pub mod hazmat;
 mod keys;
@@ -33,6 +34,7 @@ mod parallel;
 mod seek;
 mod stream;
 
+#[cfg(feature = "fs")]
 pub use files::{decrypt_file, encrypt_file};
 pub use message::{decrypt, encrypt};
 pub use parallel::{decrypt_stream, encrypt_stream, BATCH};

@@ -18,9 +18,6 @@ pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
 use super::{new_or_portable, AesKeySize};
-use crate::engine::Data;
-use crate::mode::OnFailure;
-use crate::AeadMode;
 use aead::array::{Array, ArraySize};
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
@@ -52,13 +49,10 @@ mod private {
     use aead::consts;
 
     pub trait SealedTagSize: ArraySize + Unsigned {}
-    impl SealedTagSize for consts::U4 {}
-    impl SealedTagSize for consts::U8 {}
-    impl SealedTagSize for consts::U12 {}
-    impl SealedTagSize for consts::U13 {}
-    impl SealedTagSize for consts::U14 {}
-    impl SealedTagSize for consts::U15 {}
-    impl SealedTagSize for consts::U16 {}
+    macro_rules! tag_sizes {
+        ($($n:ident),*) => { $(impl SealedTagSize for consts::$n {})* };
+    }
+    tag_sizes!(U4, U8, U12, U13, U14, U15, U16);
 }
 
 /// AES-GCM with a 128-bit key and 96-bit nonce.
@@ -141,12 +135,7 @@ where
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<TagSize>, Error> {
-        let buf = buffer.into_out_with_copied_in();
-        let tag = self
-            .inner
-            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buf)
-            .map_err(|_| Error)?;
-        Array::try_from(tag.as_ref()).map_err(|_| Error)
+        super::encrypt_inout(&self.inner, nonce.as_slice(), associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -162,15 +151,8 @@ where
         let in_place = buffer.get_in().as_ptr() == buffer.get_out().as_ptr();
         let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
         let r = if in_place {
-            let data = Data::InPlace(buffer.into_out());
-            crate::mode::open(
-                &self.inner,
-                nonce,
-                associated_data,
-                data,
-                tag,
-                OnFailure::Restore,
-            )
+            let buf = buffer.into_out();
+            super::decrypt_restoring(&self.inner, nonce, associated_data, buf, tag)
         } else {
             self.inner
                 .open_inout_verified_first(nonce, associated_data, buffer, tag)

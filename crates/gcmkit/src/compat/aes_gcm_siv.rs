@@ -17,9 +17,6 @@ pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
 use super::{new_or_portable, AesKeySize};
-use crate::engine::Data;
-use crate::mode::OnFailure;
-use crate::AeadMode;
 use aead::array::Array;
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
@@ -97,12 +94,7 @@ impl<Aes: AesKeySize> AeadInOut for AesGcmSiv<Aes> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag, Error> {
-        let buf = buffer.into_out_with_copied_in();
-        let tag = self
-            .inner
-            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buf)
-            .map_err(|_| Error)?;
-        Array::try_from(tag.as_ref()).map_err(|_| Error)
+        super::encrypt_inout(&self.inner, nonce.as_slice(), associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -113,17 +105,9 @@ impl<Aes: AesKeySize> AeadInOut for AesGcmSiv<Aes> {
         tag: &Tag,
     ) -> Result<(), Error> {
         // `aes-gcm-siv` puts the ciphertext back in the output.
-        let buf = Data::InPlace(buffer.into_out_with_copied_in());
-        let nonce = nonce.as_slice();
-        crate::mode::open(
-            &self.inner,
-            nonce,
-            associated_data,
-            buf,
-            tag.as_slice(),
-            OnFailure::Restore,
-        )
-        .map_err(|_| Error)
+        let buf = buffer.into_out_with_copied_in();
+        let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
+        super::decrypt_restoring(&self.inner, nonce, associated_data, buf, tag).map_err(|_| Error)
     }
 }
 

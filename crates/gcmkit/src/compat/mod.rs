@@ -22,6 +22,8 @@ pub mod aes_gcm_siv;
 /// The `aes` crate's block cipher types that name an AES key size.
 pub trait AesKeySize: aead::KeySizeUser + sealed::Sealed {}
 
+impl<T: aead::KeySizeUser + sealed::Sealed> AesKeySize for T {}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for aes::Aes128 {}
@@ -29,9 +31,46 @@ mod sealed {
     impl Sealed for aes::Aes256 {}
 }
 
-impl AesKeySize for aes::Aes128 {}
-impl AesKeySize for aes::Aes192 {}
-impl AesKeySize for aes::Aes256 {}
+/// Encryption for `AeadInOut::encrypt_inout_detached`: the input copied to the output,
+/// encrypted there; the tag as the crate's array type.
+pub(crate) fn encrypt_inout<T: for<'a> TryFrom<&'a [u8]>>(
+    mode: &impl crate::AeadMode,
+    nonce: &[u8],
+    aad: &[u8],
+    buffer: aead::inout::InOutBuf<'_, '_, u8>,
+) -> Result<T, aead::Error> {
+    let buf = buffer.into_out_with_copied_in();
+    let tag = mode
+        .encrypt_in_place_detached(nonce, aad, buf)
+        .map_err(|_| aead::Error)?;
+    T::try_from(tag.as_ref()).map_err(|_| aead::Error)
+}
+
+/// In-place encryption for the `aead` 0.5 generation's `AeadInPlace`: the tag as bytes
+/// for its `GenericArray`.
+#[cfg(feature = "aead05")]
+pub(crate) fn encrypt_in_place(
+    mode: &impl crate::AeadMode,
+    nonce: &[u8],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> Result<crate::Tag, aead05::Error> {
+    mode.encrypt_in_place_detached(nonce, aad, buf)
+        .map_err(|_| aead05::Error)
+}
+
+/// In-place decryption with the RustCrypto crates' failure contract: the buffer holds the
+/// ciphertext again (every check of `mode::open` first).
+pub(crate) fn decrypt_restoring(
+    mode: &impl crate::mode::sealed::Core,
+    nonce: &[u8],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8],
+) -> Result<(), crate::Error> {
+    let data = crate::engine::Data::InPlace(buf);
+    crate::mode::open(mode, nonce, aad, data, tag, crate::mode::OnFailure::Restore)
+}
 
 /// A key object on the selected engine, or the portable one if `GCMKIT_ENGINE` names an
 /// engine this CPU lacks (`KeyInit::new` cannot fail; the key length is fixed by the type).

@@ -18,9 +18,6 @@ pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySi
 pub use aes08 as aes;
 
 use super::AesKeySize;
-use crate::engine::Data;
-use crate::mode::OnFailure;
-use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::{ArrayLength, GenericArray};
 
@@ -89,10 +86,7 @@ where
         if buffer.len() as u64 > P_MAX || associated_data.len() as u64 > A_MAX {
             return Err(Error);
         }
-        let tag = self
-            .inner
-            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buffer)
-            .map_err(|_| Error)?;
+        let tag = crate::compat::encrypt_in_place(&self.inner, nonce, associated_data, buffer)?;
         Ok(Tag::clone_from_slice(tag.as_ref()))
     }
 
@@ -107,16 +101,8 @@ where
             return Err(Error);
         }
         // `aes-gcm`, in place: the ciphertext is back.
-        let buf = Data::InPlace(buffer);
-        let nonce = nonce.as_slice();
-        crate::mode::open(
-            &self.inner,
-            nonce,
-            associated_data,
-            buf,
-            tag.as_slice(),
-            OnFailure::Restore,
-        )
-        .map_err(|_| Error)
+        let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
+        crate::compat::decrypt_restoring(&self.inner, nonce, associated_data, buffer, tag)
+            .map_err(|_| Error)
     }
 }

@@ -17,20 +17,11 @@ pub use aead05::{self as aead, AeadCore, AeadInPlace, Error, Key, KeyInit, KeySi
 pub use aes08 as aes;
 
 use super::AesKeySize;
-use crate::engine::Data;
-use crate::mode::OnFailure;
-use crate::AeadMode;
 use aead05::consts::{U0, U12, U16};
 use aead05::generic_array::GenericArray;
 
-/// Maximum length of associated data.
-pub const A_MAX: u64 = 1 << 36;
-
-/// Maximum length of plaintext.
-pub const P_MAX: u64 = 1 << 36;
-
-/// Maximum length of ciphertext.
-pub const C_MAX: u64 = (1 << 36) + 16;
+/// The limits: `aes-gcm-siv` 0.11 and 0.12 have the same.
+pub use crate::compat::aes_gcm_siv::{A_MAX, C_MAX, P_MAX};
 
 /// AES-GCM-SIV nonces.
 pub type Nonce = GenericArray<u8, U12>;
@@ -71,10 +62,7 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
         associated_data: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag, Error> {
-        let tag = self
-            .inner
-            .encrypt_in_place_detached(nonce.as_slice(), associated_data, buffer)
-            .map_err(|_| Error)?;
+        let tag = crate::compat::encrypt_in_place(&self.inner, nonce, associated_data, buffer)?;
         Ok(Tag::clone_from_slice(tag.as_ref()))
     }
 
@@ -86,16 +74,8 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
         tag: &Tag,
     ) -> Result<(), Error> {
         // `aes-gcm-siv`, in place: the ciphertext is back.
-        let buf = Data::InPlace(buffer);
-        let nonce = nonce.as_slice();
-        crate::mode::open(
-            &self.inner,
-            nonce,
-            associated_data,
-            buf,
-            tag.as_slice(),
-            OnFailure::Restore,
-        )
-        .map_err(|_| Error)
+        let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
+        crate::compat::decrypt_restoring(&self.inner, nonce, associated_data, buffer, tag)
+            .map_err(|_| Error)
     }
 }

@@ -9,13 +9,11 @@ pub mod aes_gcm_siv;
 /// The `aes` 0.8 crate's block cipher types that name an AES key size.
 pub trait AesKeySize: aead05::KeySizeUser + sealed::Sealed {}
 
+impl<T: aead05::KeySizeUser + sealed::Sealed> AesKeySize for T {}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for aes08::Aes128 {}
     impl Sealed for aes08::Aes192 {}
     impl Sealed for aes08::Aes256 {}
 }
-
-impl AesKeySize for aes08::Aes128 {}
-impl AesKeySize for aes08::Aes192 {}
-impl AesKeySize for aes08::Aes256 {}

@@ -6,7 +6,7 @@ use super::{RootKey, Secret};
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::dndk::{inputs, outputs, MAX_NONCE, MIN_NONCE};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
 use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use subtle::ConstantTimeEq;
@@ -123,33 +123,30 @@ impl Core for DndkGcm {
         Ok(self.tag(self.root.seal(&dk, &iv, aad, data)?, &kc))
     }
 
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        mut data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
-        let (dk, kc, iv) = self.derive(nonce)?;
+    fn open_data(&self, mut o: Opening<'_>) -> Result<(), Error> {
+        let (dk, kc, iv) = self.derive(o.nonce)?;
         // `mode::open` checked the length; checked again so no call can split short.
-        let expected = self.mode_limits().tag_len;
-        let (gcm_tag, received_kc) = match tag.len() == expected {
-            true => tag.split_at(16),
-            false => {
-                return Err(Error::InvalidTagLength {
-                    got: tag.len(),
-                    expected: "the key object's tag length",
-                })
-            }
-        };
+        if o.tag.len() != self.mode_limits().tag_len {
+            return Err(Error::InvalidTagLength {
+                got: o.tag.len(),
+                expected: "the key object's tag length",
+            });
+        }
+        let (gcm_tag, received_kc) = o.tag.split_at(16);
         // The commitment is checked in constant time; its outcome is public.
         if self.commit && !crate::secret::ct::declassify(bool::from(received_kc.ct_eq(&kc.0[..]))) {
-            if on_failure == OnFailure::Zero {
-                data.dst().fill(0);
+            if o.on_failure == OnFailure::Zero {
+                o.data.dst().fill(0);
             }
             return Err(Error::AuthenticationFailed);
         }
-        self.root.open(&dk, &iv, aad, data, gcm_tag, on_failure)
+        self.root.open(
+            &dk,
+            Opening {
+                nonce: &iv,
+                tag: gcm_tag,
+                ..o
+            },
+        )
     }
 }

@@ -17,7 +17,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::gcm::{powers_for, GcmKey};
-use crate::mode::OnFailure;
+use crate::mode::Opening;
 use crate::secret::wipe::wipe_bytes;
 
 /// Largest plaintext (as AES-256-GCM: 2^36 - 32 bytes).
@@ -66,20 +66,15 @@ impl RootKey {
         key.seal_data(iv, aad, data)
     }
 
-    /// The inverse of [`Self::seal`]: unless `tag` (16 bytes) verifies, the destination
-    /// is as `on_failure` says.
-    pub(crate) fn open(
-        &self,
-        dk: &Secret<32>,
-        iv: &[u8; 12],
-        aad: &[u8],
-        mut data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    /// The inverse of [`Self::seal`], `o.nonce` being the 96-bit IV: unless `o.tag` (16
+    /// bytes) verifies, the destination is as `o.on_failure` says.
+    pub(crate) fn open(&self, dk: &Secret<32>, o: Opening<'_>) -> Result<(), Error> {
         let mut key = GcmKey::empty(self.engine);
-        key.fill(&dk.0, powers_for(self.engine, aad.len(), data.dst().len()))?;
-        key.open_data(iv, aad, data, tag, on_failure)
+        key.fill(
+            &dk.0,
+            powers_for(self.engine, o.aad.len(), o.data.src().len()),
+        )?;
+        key.open_data(o)
     }
 }
 

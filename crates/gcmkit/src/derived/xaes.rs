@@ -5,7 +5,7 @@ use super::{RootKey, Secret};
 use crate::engine::{Data, Engine};
 use crate::error::Error;
 use crate::kdf::xaes::{cmac_k1, prf_inputs};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, Opening};
 use crate::secret::wipe::wipe;
 use crate::tag::Tag;
 use zeroize::Zeroizing;
@@ -82,15 +82,8 @@ impl Core for XAes256Gcm {
         Ok(Tag::truncate(self.root.seal(&kx, &iv, aad, data)?, 16))
     }
 
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
-        let (kx, iv) = self.derive(nonce)?;
-        self.root.open(&kx, &iv, aad, data, tag, on_failure)
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (kx, iv) = self.derive(o.nonce)?;
+        self.root.open(&kx, Opening { nonce: &iv, ..o })
     }
 }

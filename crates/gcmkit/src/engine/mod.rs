@@ -15,13 +15,27 @@
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;
+// The engine generator exists for the hardware backends only. The generic kernels and
+// their vector trait are instantiated only by those backends too; on other targets
+// (thumbv7em, wasm32, ...) the portable engine uses just their shared types (`Hash`, `Io`),
+// and the rest is compiled, type-checked and unused by design: no warnings for that.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod hw;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports, unused_macros)
+)]
 pub(crate) mod kernels;
 pub(crate) mod portable;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports, unused_macros)
+)]
 pub(crate) mod simd;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(unused_imports)] // used by the backends' engine tables
 pub(crate) use hw::hw_engine;
 pub(crate) use kernels::Hash;
@@ -133,31 +147,28 @@ macro_rules! dispatch {
     ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
         match $self.engine {
             Engine::Portable => $portable,
-            // SAFETY (every arm): `$self` is a `Kernels` token, which only
-            // `Engine::kernels` constructs, after detection found every feature of the
-            // engine's table, the same table its entry points are compiled with.
             #[cfg(target_arch = "x86_64")]
-            Engine::Aesni => {
-                use x86::aesni as $m;
-                unsafe { $hw }
-            }
+            Engine::Aesni => hw_call!(x86::aesni, |$m| $hw),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2 => {
-                use x86::avx2 as $m;
-                unsafe { $hw }
-            }
+            Engine::Avx2 => hw_call!(x86::avx2, |$m| $hw),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512 => {
-                use x86::avx512 as $m;
-                unsafe { $hw }
-            }
+            Engine::Avx512 => hw_call!(x86::avx512, |$m| $hw),
             #[cfg(target_arch = "aarch64")]
-            Engine::Armv8 => {
-                use arm::armv8 as $m;
-                unsafe { $hw }
-            }
+            Engine::Armv8 => hw_call!(arm::armv8, |$m| $hw),
         }
     };
+}
+
+/// One hardware arm of `dispatch!`: `$hw` with `$m` bound to the engine's entry points.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! hw_call {
+    ($($module:ident)::+, |$m:ident| $hw:expr) => {{
+        use $($module)::+ as $m;
+        // SAFETY: `dispatch!` runs on a `Kernels` token, which only `Engine::kernels`
+        // constructs, after detection found every feature of this engine's `hw_engine!`
+        // table, the same table its entry points (`$m`) are compiled with.
+        unsafe { $hw }
+    }};
 }
 
 impl Engine {

@@ -147,7 +147,7 @@ impl IncrementalGmac {
             .engine
             .dot(p ^ Self::len_elem(len), self.key.h.power(1));
         let m = self.key.tag_mask(&self.key.y0(nonce)?);
-        Ok((g ^ u128::from_be_bytes(m)).to_be_bytes())
+        Ok(crate::spec::gcm::tag_from_ghash(g, &m))
     }
 
     /// The hash's change for XORing `diff` into the data at byte `offset` of a message of

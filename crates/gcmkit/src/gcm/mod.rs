@@ -24,7 +24,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
 use crate::spec::gcm::{iv96_block, length_block as gcm_length_block};
 use crate::tag::Tag;
 use zeroize::Zeroize;
@@ -217,14 +217,8 @@ impl GcmKey {
     /// and on a tag mismatch the same keystream is applied again, restoring the ciphertext
     /// (a cost only on failure); into a separate destination, the tag is checked first and
     /// the destination written only if it verified.
-    pub(crate) fn open_data(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        mut data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    pub(crate) fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (iv, aad, mut data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let len = data.dst().len();
         Self::check_lengths(aad.len(), len)?;
         // Callers check the tag against their own length first (`mode::open`); a length
@@ -378,15 +372,8 @@ impl Core for AesGcm {
         Ok(Tag::truncate(full, self.tag_len))
     }
 
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
-        self.key.open_data(nonce, aad, data, tag, on_failure)
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        self.key.open_data(o)
     }
 }
 

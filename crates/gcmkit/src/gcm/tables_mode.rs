@@ -6,7 +6,7 @@ use super::{check_tag_len, GcmKey};
 use crate::engine::{Counter, Data, Engine};
 use crate::error::Error;
 use crate::field::tables::{TableMethod, TableMul};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, Opening};
 use crate::spec::gcm::length_block as gcm_length_block;
 use crate::tag::Tag;
 use zeroize::Zeroize;
@@ -57,7 +57,7 @@ impl TableAesGcm {
             .update_padded(&mut y, &gcm_length_block(aad.len() as u64, ct.len() as u64));
         let mut m = [*y0];
         self.key.engine.encrypt_blocks(&self.key.aes, &mut m);
-        (y ^ u128::from_be_bytes(m[0])).to_be_bytes()
+        crate::spec::gcm::tag_from_ghash(y, &m[0])
     }
 }
 
@@ -82,14 +82,8 @@ impl Core for TableAesGcm {
 
     /// Verifies before decrypting (the tag covers the ciphertext), so on failure the
     /// destination is untouched whatever `on_failure` asks (the caller zeroes it).
-    fn open_data(
-        &self,
-        iv: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        _on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (iv, aad, data, tag) = (o.nonce, o.aad, o.data, o.tag);
         let y0 = self.y0(iv)?;
         if !Tag::truncate(self.tag(&y0, aad, data.src()), self.tag_len).ct_eq_slice(tag) {
             return Err(Error::AuthenticationFailed);

@@ -22,7 +22,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
 use crate::tag::Tag;
 
 /// Which of the paper's key arrangements.
@@ -236,14 +236,8 @@ impl Core for GcmSiv2015 {
 
     /// The fused small-message kernel serves the zeroing contract; restoring takes the
     /// general path, which can re-apply the keystream.
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let nonce = check_nonce(nonce)?;
         let received = super::full_tag(tag)?;
         let buf = data.into_in_place();

@@ -19,7 +19,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Counter, Data, Engine, Hash, Kernels, SIV_SMALL_MAX_DATA};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
 pub(crate) use crate::spec::siv::CounterInit;
 use crate::spec::siv::{counter_block, length_block as siv_length_block, prf_input};
 use crate::tag::Tag;
@@ -290,14 +290,8 @@ impl Core for AesGcmSiv {
     /// its derived key never leaves it, so to restore (`aes-gcm-siv`'s contract, for
     /// `gcmkit::compat`) its input is kept (public ciphertext, at most 1.1 KiB on the
     /// stack) and put back. The general path re-applies the keystream.
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let nonce = check_nonce(nonce)?;
         let received = full_tag(tag)?;
         let buf = data.into_in_place();

@@ -5,7 +5,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-use crate::mode::{sealed::Core, Limits, OnFailure};
+use crate::mode::{sealed::Core, Limits, Opening};
 use crate::tag::Tag;
 
 /// GCM-SIV+ (seed 003 sec. 3): the caller supplies the POLYVAL key K1 (16 bytes) and the
@@ -57,14 +57,8 @@ impl Core for GcmSivPlus {
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    fn open_data(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: Data<'_>,
-        tag: &[u8],
-        on_failure: OnFailure,
-    ) -> Result<(), Error> {
+    fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let nonce = check_nonce(nonce)?;
         let buf = data.into_in_place();
         plus(self.engine, &self.k1, &self.k2).open(nonce, aad, buf, tag, on_failure)

@@ -106,6 +106,8 @@ pub(crate) unsafe fn ctr_xor<V: Simd, const N: usize>(
     ctr: [u8; 16],
     data: &mut [u8],
 ) -> [u8; 16] {
+    // SAFETY: this function's own contract (the backend's features are present); `Io`
+    // over `data` names exactly its bytes, in place.
     unsafe { ctr_xor_io::<V, N>(rk, kind, ctr, Io::in_place(data)) }
 }
 

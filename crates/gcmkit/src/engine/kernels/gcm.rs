@@ -165,17 +165,7 @@ pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         let batches = io.len / wb;
         if key.count < wblocks || batches < 2 {
             // Short input: the two passes back to back.
-            return match what {
-                Hash::Input => {
-                    hash_update::<V, MAXW>(key, acc, io.src_slice());
-                    ctr_xor_io::<V, N>(rk, kind, ctr, io)
-                }
-                Hash::Output => {
-                    let next = ctr_xor_io::<V, N>(rk, kind, ctr, io);
-                    hash_update::<V, MAXW>(key, acc, io.dst_slice());
-                    next
-                }
-            };
+            return hashed_around::<V, N, MAXW>(rk, key, (kind, ctr), acc, io, what);
         }
         let ks = keys::<V>(rk);
         let mut hpow = [V::zero(); N];
@@ -202,18 +192,36 @@ pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         *acc = a.to_u128();
         let done = batches * wb;
         let next = kind.add(&ctr, (done / 16) as u32);
-        let rest = io.skip(done);
-        match what {
-            Hash::Input => {
-                hash_update::<V, MAXW>(key, acc, rest.src_slice());
-                ctr_xor_io::<V, N>(rk, kind, next, rest)
-            }
-            Hash::Output => {
-                let next = ctr_xor_io::<V, N>(rk, kind, next, rest);
-                hash_update::<V, MAXW>(key, acc, rest.dst_slice());
-                next
-            }
+        hashed_around::<V, N, MAXW>(rk, key, (kind, next), acc, io.skip(done), what)
+    }
+}
+
+/// Counter mode and the hash as two passes: the input hashed before the keystream is
+/// applied (GCM decryption) or the output after (encryption); for inputs too short to
+/// stitch and for the tail after the stitched batches (as `engine::portable`'s
+/// `hashed_around`). Returns the next counter.
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+#[inline(always)]
+unsafe fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
+    rk: &RoundKeys,
+    key: &HashKey,
+    (kind, ctr): (Counter, [u8; 16]),
+    acc: &mut u128,
+    io: Io,
+    what: Hash,
+) -> [u8; 16] {
+    // SAFETY: within this function's `# Safety` contract.
+    unsafe {
+        if what == Hash::Input {
+            hash_update::<V, MAXW>(key, acc, io.src_slice());
         }
+        let next = ctr_xor_io::<V, N>(rk, kind, ctr, io);
+        if what == Hash::Output {
+            hash_update::<V, MAXW>(key, acc, io.dst_slice());
+        }
+        next
     }
 }
 

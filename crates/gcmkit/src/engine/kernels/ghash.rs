@@ -53,6 +53,8 @@ impl<V: Simd> Sums<V> {
     /// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
     #[inline(always)]
     pub(super) unsafe fn mul_add(&mut self, x: V, h: V, hk: V) {
+        // SAFETY: register-only vector arithmetic under this function's contract (the
+        // backend's features are present); no memory is touched.
         unsafe { self.add(Self::product(x, h, hk)) }
     }
 
@@ -159,6 +161,8 @@ pub(super) unsafe fn mul<B: Simd<Block = B>>(a: B, b: B) -> B {
 #[inline(always)]
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 pub(crate) unsafe fn dot<V: Simd>(a: u128, b: u128) -> u128 {
+    // SAFETY: register-only vector arithmetic under this function's contract (the
+    // backend's features are present); no memory is touched.
     unsafe { mul(V::Block::from_u128(a), V::Block::from_u128(b)).to_u128() }
 }
 

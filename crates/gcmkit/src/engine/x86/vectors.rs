@@ -47,10 +47,14 @@ impl Simd for Xmm {
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the `Simd` contract: `p` is valid for 16 bytes (`16 * LANES`), and the
+        // unaligned load needs no alignment; this width's features are present.
         Xmm(unsafe { _mm_loadu_si128(p.cast()) })
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the `Simd` contract: `p` is valid for writing 16 bytes (`16 * LANES`),
+        // and the unaligned store needs no alignment; this width's features are present.
         unsafe { _mm_storeu_si128(p.cast(), self.0) }
     }
     #[inline(always)]
@@ -132,10 +136,14 @@ impl Simd for Ymm {
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the `Simd` contract: `p` is valid for 32 bytes (`16 * LANES`), and the
+        // unaligned load needs no alignment; this width's features are present.
         Ymm(unsafe { _mm256_loadu_si256(p.cast()) })
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the `Simd` contract: `p` is valid for writing 32 bytes (`16 * LANES`),
+        // and the unaligned store needs no alignment; this width's features are present.
         unsafe { _mm256_storeu_si256(p.cast(), self.0) }
     }
     #[inline(always)]
@@ -257,10 +265,14 @@ impl Simd for Zmm {
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the `Simd` contract: `p` is valid for 64 bytes (`16 * LANES`), and the
+        // unaligned load needs no alignment; this width's features are present.
         Zmm(unsafe { _mm512_loadu_si512(p.cast()) })
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the `Simd` contract: `p` is valid for writing 64 bytes (`16 * LANES`),
+        // and the unaligned store needs no alignment; this width's features are present.
         unsafe { _mm512_storeu_si512(p.cast(), self.0) }
     }
     #[inline(always)]
