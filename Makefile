@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
@@ -163,6 +163,11 @@ bench:
 	cd bench && $(CARGO) run --release -- ../docs/perf
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
 	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png
+
+## Cycles per call (16 B to 1 MiB) for AES-GCM and AES-GCM-SIV, every engine beside
+## aws-lc-rs and ring, and the bulk floor model of this CPU: docs/perf/cycles.md.
+bench-cycles:
+	cd bench && $(CARGO) run --release -- cycles ../docs/perf
 
 ## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
 bench-derived:

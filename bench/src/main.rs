@@ -13,6 +13,7 @@
 //! core clock measured by a chain of dependent adds (this VM has no cycle counters).
 
 mod clock;
+mod cycles;
 mod derived;
 mod paper;
 mod peers;
@@ -78,11 +79,15 @@ fn main() {
         Some("paper-tables") => Some(paper::run),
         Some("derived") => Some(derived::run),
         Some("portable") => Some(soft::run),
+        Some("cycles") => Some(cycles::run),
         _ => None,
     };
     if let Some(run) = report {
         let ghz = clock::measure_ghz();
-        run(args.get(2).map(String::as_str).unwrap_or("../docs/perf"), ghz);
+        run(
+            args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
+            ghz,
+        );
         return;
     }
     if args.get(1).map(String::as_str) == Some("ports") {

@@ -41,15 +41,45 @@ macro_rules! time_loop {
 
 const AES8: &str = "8 vaesenc zmm";
 
+/// Seconds per loop iteration of 8 `vaesenc zmm`, of 8 `vpclmulqdq zmm`, and of the two
+/// interleaved (8 + 8): what the cycles report's floor model needs.
+pub struct Probe {
+    pub aes: f64,
+    pub clmul: f64,
+    pub aes_clmul: f64,
+}
+
+/// The probe's three rows, or `None` without AVX-512, VAES and VPCLMULQDQ.
+pub fn probe() -> Option<Probe> {
+    let r = rows()?;
+    Some(Probe {
+        aes: r[0].1,
+        clmul: r[1].1,
+        aes_clmul: r[4].1,
+    })
+}
+
 pub fn run() {
+    let Some(rows) = rows() else {
+        println!("ports: needs AVX-512 with VAES and VPCLMULQDQ");
+        return;
+    };
+    let unit = rows[0].1 / 8.0;
+    println!("{:<44} {:>12}", "loop body", "AES-op units");
+    for (name, t) in &rows {
+        println!("{name:<44} {:>12.2}", t / unit);
+    }
+}
+
+/// Every row of the probe: (loop body, seconds per iteration).
+fn rows() -> Option<Vec<(&'static str, f64)>> {
     if !(std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("vaes")
         && std::arch::is_x86_feature_detected!("vpclmulqdq"))
     {
-        println!("ports: needs AVX-512 with VAES and VPCLMULQDQ");
-        return;
+        return None;
     }
-    let rows: Vec<(&str, f64)> = vec![
+    Some(vec![
         (AES8, time_loop!("vaesenc zmm0, zmm0, zmm15\nvaesenc zmm1, zmm1, zmm15\nvaesenc zmm2, zmm2, zmm15\nvaesenc zmm3, zmm3, zmm15\nvaesenc zmm4, zmm4, zmm15\nvaesenc zmm5, zmm5, zmm15\nvaesenc zmm6, zmm6, zmm15\nvaesenc zmm7, zmm7, zmm15")),
         ("8 vpclmulqdq zmm", time_loop!("vpclmulqdq zmm0, zmm8, zmm15, 0\nvpclmulqdq zmm1, zmm8, zmm15, 0\nvpclmulqdq zmm2, zmm8, zmm15, 0\nvpclmulqdq zmm3, zmm8, zmm15, 0\nvpclmulqdq zmm4, zmm8, zmm15, 0\nvpclmulqdq zmm5, zmm8, zmm15, 0\nvpclmulqdq zmm6, zmm8, zmm15, 0\nvpclmulqdq zmm7, zmm8, zmm15, 0")),
         ("8 vpshufb zmm", time_loop!("vpshufb zmm0, zmm8, zmm15\nvpshufb zmm1, zmm8, zmm15\nvpshufb zmm2, zmm8, zmm15\nvpshufb zmm3, zmm8, zmm15\nvpshufb zmm4, zmm8, zmm15\nvpshufb zmm5, zmm8, zmm15\nvpshufb zmm6, zmm8, zmm15\nvpshufb zmm7, zmm8, zmm15")),
@@ -58,10 +88,5 @@ pub fn run() {
         ("8 vaesenc + 8 vpxorq zmm", time_loop!("vaesenc zmm0, zmm0, zmm15\nvpxorq zmm8, zmm16, zmm15\nvaesenc zmm1, zmm1, zmm15\nvpxorq zmm9, zmm16, zmm15\nvaesenc zmm2, zmm2, zmm15\nvpxorq zmm10, zmm16, zmm15\nvaesenc zmm3, zmm3, zmm15\nvpxorq zmm11, zmm16, zmm15\nvaesenc zmm4, zmm4, zmm15\nvpxorq zmm12, zmm16, zmm15\nvaesenc zmm5, zmm5, zmm15\nvpxorq zmm13, zmm16, zmm15\nvaesenc zmm6, zmm6, zmm15\nvpxorq zmm14, zmm16, zmm15\nvaesenc zmm7, zmm7, zmm15\nvpxorq zmm17, zmm16, zmm15")),
         ("8 vpclmulqdq + 8 vpshufb zmm", time_loop!("vpclmulqdq zmm0, zmm16, zmm15, 0\nvpshufb zmm8, zmm16, zmm15\nvpclmulqdq zmm1, zmm16, zmm15, 0\nvpshufb zmm9, zmm16, zmm15\nvpclmulqdq zmm2, zmm16, zmm15, 0\nvpshufb zmm10, zmm16, zmm15\nvpclmulqdq zmm3, zmm16, zmm15, 0\nvpshufb zmm11, zmm16, zmm15\nvpclmulqdq zmm4, zmm16, zmm15, 0\nvpshufb zmm12, zmm16, zmm15\nvpclmulqdq zmm5, zmm16, zmm15, 0\nvpshufb zmm13, zmm16, zmm15\nvpclmulqdq zmm6, zmm16, zmm15, 0\nvpshufb zmm14, zmm16, zmm15\nvpclmulqdq zmm7, zmm16, zmm15, 0\nvpshufb zmm17, zmm16, zmm15")),
         ("8 vaesenc + 8 vpxorq + 8 vpclmulqdq zmm", time_loop!("vaesenc zmm0, zmm0, zmm15\nvpxorq zmm8, zmm16, zmm15\nvpclmulqdq zmm18, zmm16, zmm15, 0\nvaesenc zmm1, zmm1, zmm15\nvpxorq zmm9, zmm16, zmm15\nvpclmulqdq zmm18, zmm16, zmm15, 0\nvaesenc zmm2, zmm2, zmm15\nvpxorq zmm10, zmm16, zmm15\nvpclmulqdq zmm18, zmm16, zmm15, 0\nvaesenc zmm3, zmm3, zmm15\nvpxorq zmm11, zmm16, zmm15\nvpclmulqdq zmm18, zmm16, zmm15, 0\nvaesenc zmm4, zmm4, zmm15\nvpxorq zmm12, zmm16, zmm15\nvpclmulqdq zmm19, zmm16, zmm15, 0\nvaesenc zmm5, zmm5, zmm15\nvpxorq zmm13, zmm16, zmm15\nvpclmulqdq zmm19, zmm16, zmm15, 0\nvaesenc zmm6, zmm6, zmm15\nvpxorq zmm14, zmm16, zmm15\nvpclmulqdq zmm19, zmm16, zmm15, 0\nvaesenc zmm7, zmm7, zmm15\nvpxorq zmm17, zmm16, zmm15\nvpclmulqdq zmm19, zmm16, zmm15, 0")),
-    ];
-    let unit = rows[0].1 / 8.0;
-    println!("{:<44} {:>12}", "loop body", "AES-op units");
-    for (name, t) in &rows {
-        println!("{name:<44} {:>12.2}", t / unit);
-    }
+    ])
 }

@@ -65,20 +65,6 @@ impl<'a> Data<'a> {
         }
     }
 
-    /// Copies the source into the destination (if separate) so the rest runs in place;
-    /// returns the destination. (Only the hardware engines' small kernels ask.)
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    pub(crate) fn make_in_place(&mut self) -> &mut [u8] {
-        match self {
-            Data::InPlace(b) => b,
-            Data::Copy(src, dst) => {
-                dst.copy_from_slice(src);
-                *self = Data::InPlace(core::mem::take(dst));
-                self.dst()
-            }
-        }
-    }
-
     /// The kernels' view: one pointer pair, equal for in-place work.
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     fn io(self) -> kernels::Io<'a> {
@@ -429,10 +415,13 @@ impl Kernels {
                 && len <= kernels::SMALL_DATA
                 && hashed <= kernels::SMALL_HASHED
             {
-                // Small inputs run in place: copying at most 112 bytes first is free.
-                let buf = data.make_in_place();
+                // From the source into the destination in the kernel's one pass (a copy
+                // first was a `memcpy` call per message).
+                let io = data.reborrow().io();
+                // Y0 by value, in registers (see the kernel).
+                let y0 = u128::from_le_bytes(*y0);
                 return dispatch!(self, None, |m| Some(m::gcm_small(
-                    keys, h, y0, aad, buf, decrypt
+                    keys, h, y0, aad, io, decrypt
                 )));
             }
         }

@@ -198,18 +198,29 @@ unsafe fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: I
 #[inline(always)]
 pub(super) unsafe fn xor_keystream<V: Simd>(data: &mut [u8], ks: &[V::Block]) {
     // SAFETY: within this function's `# Safety` contract.
+    unsafe { xor_keystream_io::<V>(Io::in_place(data), ks) }
+}
+
+/// [`xor_keystream`] from `io.src` into `io.dst` (or in place).
+///
+/// # Safety
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+/// `io.len <= 16 * ks.len()`.
+#[inline(always)]
+pub(super) unsafe fn xor_keystream_io<V: Simd>(io: Io, ks: &[V::Block]) {
+    // SAFETY: within this function's `# Safety` contract.
     unsafe {
-        let mut full = data.chunks_exact_mut(16);
-        let mut i = 0;
-        for d in &mut full {
-            V::Block::load(d.as_ptr()).xor(ks[i]).store(d.as_mut_ptr());
-            i += 1;
+        let full = io.len / 16;
+        for (i, k) in ks.iter().enumerate().take(full) {
+            V::Block::load(io.src.add(16 * i))
+                .xor(*k)
+                .store(io.dst.add(16 * i));
         }
-        let tail = full.into_remainder();
-        if !tail.is_empty() {
-            let n = tail.len();
-            let x = V::load_partial(tail.as_ptr(), n).lane0().xor(ks[i]);
-            V::from_lane0(x).store_partial(tail.as_mut_ptr(), n);
+        let n = io.len % 16;
+        if n != 0 {
+            let o = 16 * full;
+            let x = V::load_partial(io.src.add(o), n).lane0().xor(ks[full]);
+            V::from_lane0(x).store_partial(io.dst.add(o), n);
         }
     }
 }

@@ -12,7 +12,7 @@ use super::ghash::{
 use super::{Hash, Io};
 use crate::aes::RoundKeys;
 use crate::engine::Counter;
-use crate::field::{HashKey, POWERS};
+use crate::field::{Flavor, HashKey, POWERS};
 
 /// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
 pub(crate) const SMALL_DATA: usize = 7 * 16;
@@ -21,29 +21,34 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 
 /// Whole AES-GCM of a small input: E(K, Y0) and the keystream in one AES batch, then
 /// GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns the full tag.
-/// The caller guarantees `data.len() <= SMALL_DATA` and
-/// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
+/// From `io.src` into `io.dst` (or in place): a separate destination costs no copy first.
+/// The caller guarantees `io.len <= SMALL_DATA` and
+/// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`, and `key` is a GHASH key.
 ///
 /// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `data.len() <= SMALL_DATA` and `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
+/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `io.len <= SMALL_DATA` and `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
 #[inline(always)]
 pub(crate) unsafe fn gcm_small<V: Simd>(
     rk: &RoundKeys,
     key: &HashKey,
-    y0: &[u8; 16],
+    y0: u128,
     aad: &[u8],
-    data: &mut [u8],
+    io: Io,
     decrypt: bool,
 ) -> [u8; 16] {
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
+        // Y0 arrives in registers (its little-endian bytes): the caller built it with two
+        // 8-byte stores, and a 16-byte load of those cannot be store-forwarded, which
+        // stalled the start of the AES chain of every small message.
+        let y0 = &y0.to_le_bytes();
         // E(K, Y0) and the keystream, counters built in registers (no store-to-load
         // round trip through memory), as many AES chains as blocks.
-        match data.len().div_ceil(16) + 1 {
-            1 => small::<V, 1>((rk, key), y0, aad, data, decrypt),
-            2 => small::<V, 2>((rk, key), y0, aad, data, decrypt),
-            3 | 4 => small::<V, 4>((rk, key), y0, aad, data, decrypt),
-            _ => small::<V, 8>((rk, key), y0, aad, data, decrypt),
+        match io.len.div_ceil(16) + 1 {
+            1 => small::<V, 1>((rk, key), y0, aad, io, decrypt),
+            2 => small::<V, 2>((rk, key), y0, aad, io, decrypt),
+            3 | 4 => small::<V, 4>((rk, key), y0, aad, io, decrypt),
+            _ => small::<V, 8>((rk, key), y0, aad, io, decrypt),
         }
     }
 }
@@ -55,11 +60,13 @@ unsafe fn small<V: Simd, const N: usize>(
     (rk, key): (&RoundKeys, &HashKey),
     y0: &[u8; 16],
     aad: &[u8],
-    data: &mut [u8],
+    io: Io,
     decrypt: bool,
 ) -> [u8; 16] {
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
+        // Only AES-GCM calls this kernel: the flavor is a constant, not a branch per block.
+        let flavor = Flavor::Ghash;
         let ks = keys::<V::Block>(rk);
         let mut c = Ctr::<V::Block>::new(y0, Counter::Be32);
         let mut s = [V::Block::zero(); N];
@@ -74,20 +81,20 @@ unsafe fn small<V: Simd, const N: usize>(
         // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
         // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
         // from the caller's slices (block b times H^(k-b)), one reduction.
-        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let k = aad.len().div_ceil(16) + io.len.div_ceil(16) + 1;
         let (h, hk) = (power_ptr(key, k), kara_ptr(key, k));
         let mut sums = Sums::<V::Block>::zero();
         let mut next = 0;
-        absorb_padded::<V>(&mut sums, aad, h, hk, &mut next, key.flavor);
+        absorb_padded::<V>(&mut sums, aad, h, hk, &mut next, flavor);
         if decrypt {
-            absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
+            absorb_padded::<V>(&mut sums, io.src_slice(), h, hk, &mut next, flavor);
         }
-        super::ctr::xor_keystream::<V>(data, &s[1..]);
+        super::ctr::xor_keystream_io::<V>(io, &s[1..]);
         if !decrypt {
-            absorb_padded::<V>(&mut sums, data, h, hk, &mut next, key.flavor);
+            absorb_padded::<V>(&mut sums, io.dst_slice(), h, hk, &mut next, flavor);
         }
-        let len = crate::spec::gcm::length_block(aad.len() as u64, data.len() as u64);
-        absorb_padded::<V>(&mut sums, &len, h, hk, &mut next, key.flavor);
+        let len = crate::spec::gcm::length_block(aad.len() as u64, io.len as u64);
+        absorb_padded::<V>(&mut sums, &len, h, hk, &mut next, flavor);
         let mut mask = [0u8; 16];
         s[0].store(mask.as_mut_ptr());
         crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
@@ -117,10 +124,10 @@ pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     // SAFETY: within this function's `# Safety` contract.
     unsafe {
         // E(K, Y0) first: independent of everything else, it overlaps the hashing.
+        // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
         let mut mask = [V::Block::load(y0.as_ptr())];
-        let mut mask_keys = keys::<V::Block>(rk);
+        let mask_keys = keys::<V::Block>(rk);
         aes_n(&mask_keys, &mut mask);
-        mask_keys.wipe();
         let mut acc = 0u128;
         hash_update::<V, MAXW>(key, &mut acc, aad);
         stitched::<V, N, MAXW>(rk, key, kind, kind.add(y0, 1), &mut acc, io, what);

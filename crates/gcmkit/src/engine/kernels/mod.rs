@@ -236,13 +236,13 @@ macro_rules! entry_points {
         pub(crate) unsafe fn gcm_small(
             rk: &RoundKeys,
             key: &HashKey,
-            y0: &[u8; 16],
+            y0: u128,
             aad: &[u8],
-            data: &mut [u8],
+            io: Io<'_>,
             decrypt: bool,
         ) -> [u8; 16] {
             // SAFETY: this function's contract.
-            unsafe { kernels::gcm::gcm_small::<$v>(rk, key, y0, aad, data, decrypt) }
+            unsafe { kernels::gcm::gcm_small::<$v>(rk, key, y0, aad, io, decrypt) }
         }
 
         /// # Safety
