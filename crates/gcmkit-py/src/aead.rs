@@ -193,11 +193,10 @@ pub(crate) fn encrypt_into(
         } else {
             None
         };
-        // SAFETY: the bytearray's storage holds `have` bytes (its size, read just above)
-        // and stays where it is while `out` lives: with the GIL held no Python code runs,
-        // and with it released `export` holds an export, so the bytearray refuses to
-        // resize; we hold a reference, so it is not freed. The inputs are not this
-        // storage: `bytes` are other objects, and any other buffer was copied by `get`.
+        // The bytearray's storage stays where it is while `out` lives: with the GIL held no
+        // Python code runs, and with it released `export` makes the bytearray refuse to
+        // resize; our reference keeps it alive. The inputs are other objects or copies.
+        // SAFETY: that storage holds `have` bytes (its size, read above) and is not aliased.
         let out = unsafe { std::slice::from_raw_parts_mut(ba.data(), have) };
         let res = maybe_detach(py, n, || c.encrypt_into(&nonce, &data, &aad, out));
         drop(export);
