@@ -4,26 +4,17 @@
 //! give files away print why they are skipped when not run as root (CI runs as root).
 
 mod common;
-use common::{data, gcmkit, run};
-use std::io::{Read, Write};
+use common::{data, gcmkit, interrupted_encrypt, names, run, sh, stderr};
+use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 const NOBODY: u32 = 65534;
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// A directory with a key `k`, plaintext `pt` of `n` bytes and its encryption `ct`.
 fn setup(name: &str, n: usize) -> common::TestDir {
-    let d = common::dir("attack", name);
-    assert!(run(&["keygen", "-o", "k"], &d).status.success());
-    std::fs::write(d.join("pt"), data(n)).unwrap();
-    let o = run(&["encrypt", "--key", "k", "-o", "ct", "pt"], &d);
-    assert!(o.status.success(), "{}", stderr(&o));
-    d
+    common::setup("attack", name, n)
 }
 
 fn root(what: &str) -> bool {
@@ -69,24 +60,6 @@ fn drain(f: &mut std::fs::File) -> usize {
         n += k;
     }
     n
-}
-
-fn names(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
-fn sh(script: &str, cwd: &Path) -> Output {
-    Command::new("bash")
-        .args(["-c", script])
-        .env("G", env!("CARGO_BIN_EXE_gcmkit"))
-        .current_dir(cwd)
-        .output()
-        .unwrap()
 }
 
 /// Findings 3 and 4 (and 1's ingredients): another user's symlink in a sticky directory
@@ -294,27 +267,7 @@ fn every_fatal_signal_removes_the_temporary_file() {
         ("PROF", 27),
         ("XFSZ", 25),
     ] {
-        let mut c = gcmkit()
-            .args(["encrypt", "--quiet", "--key", "k", "-o", "out"])
-            .current_dir(&d)
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = c.stdin.take().unwrap();
-        stdin.write_all(&data(1 << 20)).unwrap();
-        let start = std::time::Instant::now();
-        while names(&d).len() < 4 {
-            assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        assert!(Command::new("kill")
-            .args([&format!("-{sig}"), &c.id().to_string()])
-            .status()
-            .unwrap()
-            .success());
-        let o = c.wait_with_output().unwrap();
-        drop(stdin);
+        let o = interrupted_encrypt(&d, "out", 1 << 20, sig, || names(&d).len() >= 4);
         assert_eq!(o.status.code(), Some(128 + n), "SIG{sig}: {}", stderr(&o));
         assert_eq!(names(&d), ["ct", "k", "pt"], "SIG{sig}");
     }
@@ -408,29 +361,15 @@ fn the_smaller_findings() {
 fn a_parent_directory_swapped_mid_run_leaves_no_temporary_file() {
     let d = setup("parent", 1000);
     std::fs::create_dir(d.join("sub")).unwrap();
-    let mut c = gcmkit()
-        .args(["encrypt", "--quiet", "--key", "k", "-o", "sub/out"])
-        .current_dir(&d)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = c.stdin.take().unwrap();
-    stdin.write_all(&data(1 << 20)).unwrap();
-    let start = std::time::Instant::now();
-    while names(&d.join("sub")).is_empty() {
-        assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    std::fs::rename(d.join("sub"), d.join("moved")).unwrap();
-    std::fs::create_dir(d.join("sub")).unwrap();
-    assert!(Command::new("kill")
-        .args(["-TERM", &c.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let o = c.wait_with_output().unwrap();
-    drop(stdin);
+    // The swap happens once the temporary file exists, just before the signal.
+    let o = interrupted_encrypt(&d, "sub/out", 1 << 20, "TERM", || {
+        if names(&d.join("sub")).is_empty() {
+            return false;
+        }
+        std::fs::rename(d.join("sub"), d.join("moved")).unwrap();
+        std::fs::create_dir(d.join("sub")).unwrap();
+        true
+    });
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
     assert!(
         names(&d.join("moved")).is_empty(),

@@ -3,49 +3,18 @@
 //! engine errors, streaming decryption, long names.
 
 mod common;
-use common::{data, gcmkit, run};
-use std::io::{Read, Write};
+use common::{data, gcmkit, interrupted_encrypt, names, only, run, sh, stderr};
+use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 fn dir(name: &str) -> common::TestDir {
     common::dir("safety", name)
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// A directory with a key `k`, plaintext `pt` of `n` bytes and its encryption `ct`.
 fn setup(name: &str, n: usize) -> common::TestDir {
-    let d = dir(name);
-    assert!(run(&["keygen", "-o", "k"], &d).status.success());
-    std::fs::write(d.join("pt"), data(n)).unwrap();
-    let o = run(&["encrypt", "--key", "k", "-o", "ct", "pt"], &d);
-    assert!(o.status.success(), "{}", stderr(&o));
-    d
-}
-
-/// No temporary file (and nothing but `keep`) in `d`.
-fn only(d: &Path, keep: &[&str]) {
-    let mut names: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    let mut want: Vec<String> = keep.iter().map(|s| s.to_string()).collect();
-    want.sort();
-    assert_eq!(names, want, "unexpected files in {}", d.display());
-}
-
-fn sh(script: &str, cwd: &Path) -> Output {
-    Command::new("sh")
-        .args(["-c", script])
-        .env("G", env!("CARGO_BIN_EXE_gcmkit"))
-        .current_dir(cwd)
-        .output()
-        .unwrap()
+    common::setup("safety", name, n)
 }
 
 #[test]
@@ -151,28 +120,8 @@ fn concurrent_runs_on_one_output_never_both_succeed() {
 fn signals_remove_temporary_files_and_say_so_in_the_exit_code() {
     for (sig, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         let d = setup(&format!("signal-{sig}"), 1000);
-        let mut c = gcmkit()
-            .args(["encrypt", "--quiet", "--key", "k", "-o", "out"])
-            .current_dir(&d)
-            .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = c.stdin.take().unwrap();
-        stdin.write_all(&data(3 << 20)).unwrap();
         // The temporary output exists while input is still coming.
-        let start = std::time::Instant::now();
-        while std::fs::read_dir(&d).unwrap().count() < 4 {
-            assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        assert!(Command::new("kill")
-            .args([&format!("-{sig}"), &c.id().to_string()])
-            .status()
-            .unwrap()
-            .success());
-        let o = c.wait_with_output().unwrap();
-        drop(stdin);
+        let o = interrupted_encrypt(&d, "out", 3 << 20, sig, || names(&d).len() >= 4);
         assert_eq!(o.status.code(), Some(code), "SIG{sig}: {}", stderr(&o));
         only(&d, &["k", "pt", "ct"]);
     }
