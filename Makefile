@@ -165,7 +165,7 @@ bench:
 	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png
 
 ## Cycles per call (16 B to 1 MiB) for AES-GCM and AES-GCM-SIV, every engine beside
-## aws-lc-rs and ring, and the bulk floor model of this CPU: docs/perf/cycles.md.
+## aws-lc-rs and ring, and the bulk floor model of this CPU: docs/perf/cycles-<cpu>.md (one file per CPU; docs/perf/cycles.md indexes them).
 bench-cycles:
 	cd bench && $(CARGO) run --release -- cycles ../docs/perf
 

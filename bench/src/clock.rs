@@ -54,6 +54,24 @@ pub fn measure_ghz() -> f64 {
 
 /// One line naming the machine. A VM's model name can be as vague as "AMD EPYC", so the
 /// CPU family, model and stepping follow it (family 25 is Zen 3/4, 26 is Zen 5).
+/// A file-name tag for this CPU, `<vendor>-f<family>-m<model>` (e.g. `intel-f6-m207`), so
+/// per-CPU reports of different machines sit side by side instead of replacing each other.
+pub fn cpu_tag() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+            .unwrap_or_else(|| "unknown".into())
+    };
+    let vendor = match field("vendor_id").as_str() {
+        "GenuineIntel" => "intel".to_string(),
+        "AuthenticAMD" => "amd".to_string(),
+        v => v.to_lowercase(),
+    };
+    format!("{vendor}-f{}-m{}", field("cpu family"), field("model"))
+}
+
 pub fn machine_line(ghz: f64) -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {

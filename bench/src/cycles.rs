@@ -1,7 +1,7 @@
 //! `gcmkit-bench cycles`: cycles per call and per byte, the unit the best known code is
 //! published in, for the messages TLS records, QUIC packets and RPCs carry (16 B to
 //! 1 MiB), every gcmkit engine beside aws-lc-rs and ring, encrypt and decrypt. Writes
-//! `cycles.md`.
+//! `cycles-<cpu>.md` (one file per CPU met, `clock::cpu_tag`; `cycles.md` indexes them).
 //!
 //! Cycles are time x the core clock measured by the dependent-add chain (this VM has no
 //! cycle counters); each figure is the fastest of `SAMPLES` short samples taken
@@ -74,44 +74,90 @@ pub fn run(out_dir: &str, ghz: f64) {
         }
     }
     md.push_str(&floor_model(ghz));
-    let path = format!("{out_dir}/cycles.md");
+    let path = format!("{out_dir}/cycles-{}.md", crate::clock::cpu_tag());
     std::fs::write(&path, md).unwrap();
     eprintln!("wrote {path}");
 }
 
-/// The bulk AES-128-GCM floor on this CPU from `ports`' probe: per 64 bytes (one 512-bit
-/// vector of four blocks) CTR costs 10 AES rounds (the whitening XOR rides on other
-/// ports), GHASH 3 carry-less multiplies (Karatsuba; the reduction, amortized over 8
-/// vectors, adds about 2/8). Whether the AES and CLMUL units share ports is read from
-/// the probe: a mix that costs the sum shares, one that costs the maximum does not.
-fn floor_model(ghz: f64) -> String {
+/// The bulk AES-128-GCM floor on this CPU from `ports`' probe. Per 64 bytes (one 512-bit
+/// vector of four blocks) the work that no AES-GCM loop can avoid is:
+/// - `A` = 10 AES rounds (AES-128);
+/// - `M` = 3.25 carry-less multiplies (Karatsuba: 3 per vector, the reduction's 2 amortized
+///   over a batch of 8 vectors);
+/// - `S` = 2.25 shuffles (the byte reversal of the hashed block, Karatsuba's half swap,
+///   the reduction's swaps amortized);
+/// - `X` = 5.5 other vector operations (counter increment and round-key-0 XOR, the
+///   keystream XOR, Karatsuba's half XOR, the accumulation with three-input XORs).
+///
+/// Three bounds, each from the probe's measured costs, and the floor is the largest:
+/// the AES unit alone (`A` x one AES op); the CLMUL unit with whatever shares its port
+/// (shuffles, where the CLMUL + shuffle mix costs the sum; AES too, where the AES + CLMUL
+/// mix does, as on Zen 4); and all `A + M + S + X` operations spread over the 512-bit
+/// vector ports, whose number the AES + XOR + CLMUL mix gives (three independent kinds
+/// costing 1.5 AES ops per triple: two ports). The third bound is what the first two miss
+/// on Intel: the XORs and shuffles are not free, they compete with AES and CLMUL.
+pub fn floor_model(ghz: f64) -> String {
     let Some(p) = crate::ports::probe() else {
         return "No floor model: the port probe needs AVX-512 with VAES and VPCLMULQDQ.\n".into();
     };
-    let (aes, clmul, mix) = (p.aes / 8.0, p.clmul / 8.0, p.aes_clmul / 8.0);
-    let shared = mix > 0.75 * (aes + clmul);
-    let clmuls_per_64 = 3.0 + 2.0 / 8.0;
-    let ctr = 10.0 * aes;
-    let ghash = clmuls_per_64 * clmul;
-    let per_64 = if shared { ctr + ghash } else { ctr.max(ghash) };
+    let per = |t: f64| t / 8.0;
+    let (aes, clmul, shuffle, xor) = (per(p.aes), per(p.clmul), per(p.shuffle), per(p.xor));
+    let shares = |mix: f64, a: f64, b: f64| per(mix) > 0.75 * (a + b);
+    let aes_clmul_shared = shares(p.aes_clmul, aes, clmul);
+    let clmul_shuffle_shared = shares(p.clmul_shuffle, clmul, shuffle);
+    // Ports for 512-bit operations: three independent kinds per triple, each alone one op
+    // per AES-op time or faster.
+    let ports = (3.0 * aes / per(p.aes_xor_clmul)).round().max(1.0);
+    let (a, m, s, x) = (10.0, 3.25, 2.25, 5.5);
+    let aes_bound = a * aes;
+    let mut clmul_bound = m * clmul;
+    if clmul_shuffle_shared {
+        clmul_bound += s * shuffle;
+    }
+    if aes_clmul_shared {
+        clmul_bound += a * aes;
+    }
+    // One port's cost of an XOR: the probe's XOR rate is that of all ports together.
+    let total_bound = (a * aes + m * clmul + s * shuffle + x * xor * ports) / ports;
+    let floor = aes_bound.max(clmul_bound).max(total_bound);
     let c_per_b = |secs: f64| secs * ghz * 1e9 / 64.0;
+    let cyc = |secs: f64| secs * ghz * 1e9;
     format!(
         "## The bulk AES-128-GCM floor on this CPU\n\n\
-         Measured with the port probe (`cargo run --release -- ports`): one `vaesenc zmm` \
-         every {:.2} cycles, one `vpclmulqdq zmm` every {:.2}, the two interleaved {:.2} per pair: \
-         the units {}. Per 64 bytes: CTR 10 rounds = {:.3} c/B, GHASH {clmuls_per_64} \
-         multiplies = {:.3} c/B, so the floor is **{:.3} c/B** ({}).\n",
-        aes * ghz * 1e9,
-        clmul * ghz * 1e9,
-        mix * ghz * 1e9,
-        if shared {
-            "share ports (their costs add)"
+         Measured with the port probe (`cargo run --release -- ports`), cycles per operation: \
+         `vaesenc zmm` {:.2}, `vpclmulqdq zmm` {:.2}, `vpshufb zmm` {:.2}, `vpxorq zmm` {:.2}; \
+         AES and CLMUL {}; CLMUL and shuffles {}; the AES + XOR + CLMUL mix says {ports:.0} \
+         ports for 512-bit operations.\n\n\
+         Per 64 bytes an AES-128-GCM loop must issue {a} AES rounds, {m} carry-less multiplies \
+         (Karatsuba, the reduction amortized over 8 vectors), {s} shuffles and about {x} other \
+         vector operations (counters, round-key-0 and keystream XORs, Karatsuba's half XOR, \
+         accumulation). Bounds: the AES unit {:.3} c/B; the CLMUL port with what shares it \
+         {:.3} c/B; every operation over the {ports:.0} ports {:.3} c/B. The floor is the \
+         largest: **{:.3} c/B** (the {}).\n",
+        cyc(aes),
+        cyc(clmul),
+        cyc(shuffle),
+        cyc(xor),
+        if aes_clmul_shared {
+            "share ports (a mix costs the sum)"
         } else {
-            "have ports of their own (the larger bounds)"
+            "have ports of their own"
         },
-        c_per_b(ctr),
-        c_per_b(ghash),
-        c_per_b(per_64),
-        if shared { "the sum" } else { "the larger" },
+        if clmul_shuffle_shared {
+            "share a port"
+        } else {
+            "do not share a port"
+        },
+        c_per_b(aes_bound),
+        c_per_b(clmul_bound),
+        c_per_b(total_bound),
+        c_per_b(floor),
+        if floor == aes_bound {
+            "AES unit"
+        } else if floor == clmul_bound {
+            "CLMUL port"
+        } else {
+            "issue width of the vector ports"
+        },
     )
 }

@@ -92,6 +92,7 @@ fn main() {
     }
     if args.get(1).map(String::as_str) == Some("ports") {
         ports::run();
+        println!("\n{}", cycles::floor_model(clock::measure_ghz()));
         return;
     }
     if args.get(1).map(String::as_str) == Some("focus") {

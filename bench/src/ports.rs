@@ -41,21 +41,29 @@ macro_rules! time_loop {
 
 const AES8: &str = "8 vaesenc zmm";
 
-/// Seconds per loop iteration of 8 `vaesenc zmm`, of 8 `vpclmulqdq zmm`, and of the two
-/// interleaved (8 + 8): what the cycles report's floor model needs.
+/// Seconds per loop iteration of the probe's rows that the cycles report's floor model
+/// needs: 8 of each kind alone, and the mixes that tell which kinds share a port.
 pub struct Probe {
     pub aes: f64,
     pub clmul: f64,
+    pub shuffle: f64,
+    pub xor: f64,
     pub aes_clmul: f64,
+    pub clmul_shuffle: f64,
+    pub aes_xor_clmul: f64,
 }
 
-/// The probe's three rows, or `None` without AVX-512, VAES and VPCLMULQDQ.
+/// The probe's rows, or `None` without AVX-512, VAES and VPCLMULQDQ.
 pub fn probe() -> Option<Probe> {
     let r = rows()?;
     Some(Probe {
         aes: r[0].1,
         clmul: r[1].1,
+        shuffle: r[2].1,
+        xor: r[3].1,
         aes_clmul: r[4].1,
+        clmul_shuffle: r[6].1,
+        aes_xor_clmul: r[7].1,
     })
 }
 
