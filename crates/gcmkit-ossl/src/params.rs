@@ -25,10 +25,9 @@ impl Requests {
         if self.0.is_null() {
             return None;
         }
-        // SAFETY: OpenSSL passes a valid array ending with an entry whose key is NULL;
-        // OSSL_PARAM_locate reads it up to that end.
-        let p = unsafe { ffi::OSSL_PARAM_locate(self.0, key.as_ptr()) };
-        (!p.is_null()).then_some(Out(p))
+        // SAFETY: OpenSSL passes a valid array ending with an entry whose key is NULL.
+        let p = unsafe { locate(self.0, key) };
+        (!p.is_null()).then_some(Out(p.cast_mut()))
     }
 }
 
@@ -45,14 +44,58 @@ impl Settings {
             return None;
         }
         // SAFETY: as for Requests::find; the array is only read.
-        let p = unsafe { ffi::OSSL_PARAM_locate_const(self.0, key.as_ptr()) };
+        let p = unsafe { locate(self.0, key) };
         (!p.is_null()).then_some(In(p))
     }
 }
 
+/// The first entry of `p` whose key is `key` (`OSSL_PARAM_locate`'s rule: the first
+/// exact match), or NULL. Written out here rather than called in libcrypto: contexts
+/// are asked for their IV and key length (`EVP_CIPHER_CTX_get_iv_length`, ...) and set
+/// (`set_padding`, IV length) several times per message, and a call into libcrypto per
+/// known key (strcmp over the array each time) was most of the provider's own
+/// per-message cost. Mostly the first byte decides.
+///
+/// # Safety
+/// `p` must point to an `OSSL_PARAM` array ending with an entry whose key is NULL, each
+/// other key a NUL-terminated string, all readable for the call.
+unsafe fn locate(mut p: *const OsslParam, key: &CStr) -> *const OsslParam {
+    let want = key.to_bytes_with_nul();
+    loop {
+        // SAFETY: `p` is an entry of the array (the caller's contract; the loop stops
+        // at the terminating entry).
+        let k = unsafe { (*p).key };
+        if k.is_null() {
+            return core::ptr::null();
+        }
+        // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+        if unsafe { key_is(k.cast(), want) } {
+            return p;
+        }
+        // SAFETY: `p` was not the terminating entry, so the next entry exists.
+        p = unsafe { p.add(1) };
+    }
+}
+
+/// Whether the NUL-terminated string at `k` equals `want` (which ends with its NUL).
+/// Stops at the first difference, so it never reads past `k`'s NUL.
+///
+/// # Safety
+/// `k` must point to a NUL-terminated string.
+unsafe fn key_is(k: *const u8, want: &[u8]) -> bool {
+    for (i, &w) in want.iter().enumerate() {
+        // SAFETY: bytes 0..i of `k` equalled `want`'s, none of them NUL (want's only NUL
+        // is its last byte, after which we return), so `k` extends at least to i.
+        if unsafe { *k.add(i) } != w {
+            return false;
+        }
+    }
+    true
+}
+
 impl Out {
     fn raw(&self) -> &OsslParam {
-        // SAFETY: the pointer came from OSSL_PARAM_locate on the caller's live array.
+        // SAFETY: the pointer came from `locate` on the caller's live array.
         unsafe { &*self.0 }
     }
 
@@ -121,7 +164,7 @@ impl Out {
 
 impl In {
     fn raw(&self) -> &OsslParam {
-        // SAFETY: the pointer came from OSSL_PARAM_locate_const on the caller's array.
+        // SAFETY: the pointer came from `locate` on the caller's array.
         unsafe { &*self.0 }
     }
 
