@@ -385,41 +385,49 @@ impl GcmCtx {
             raise(ffi::PROV_R_FAILED_TO_SET_PARAMETER, F);
             false
         };
-        if let Some(q) = p.find(ffi::PARAM_IVLEN) {
+        let [ivlen, keylen, taglen, iv, updated_iv, pad, tag, ivgen] = p.find_all([
+            ffi::PARAM_IVLEN,
+            ffi::PARAM_KEYLEN,
+            ffi::PARAM_AEAD_TAGLEN,
+            ffi::PARAM_IV,
+            ffi::PARAM_UPDATED_IV,
+            ffi::PARAM_AEAD_TLS1_AAD_PAD,
+            ffi::PARAM_AEAD_TAG,
+            ffi::PARAM_AEAD_TLS1_GET_IV_GEN,
+        ]);
+        if let Some(q) = ivlen {
             if !q.set_size_t(self.ivlen) {
                 return failed_set();
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_KEYLEN) {
+        if let Some(q) = keylen {
             if !q.set_size_t(self.keylen) {
                 return failed_set();
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TAGLEN) {
+        if let Some(q) = taglen {
             if !q.set_size_t(self.taglen.unwrap_or(16)) {
                 return failed_set();
             }
         }
-        for key in [ffi::PARAM_IV, ffi::PARAM_UPDATED_IV] {
-            if let Some(q) = p.find(key) {
-                if self.iv_state == IvState::Uninitialised {
-                    return false;
-                }
-                if self.ivlen > q.data_size() {
-                    raise(ffi::PROV_R_INVALID_IV_LENGTH, F);
-                    return false;
-                }
-                if !q.set_octets_or_ptr(&self.iv[..self.ivlen]) {
-                    return failed_set();
-                }
+        for q in [iv, updated_iv].into_iter().flatten() {
+            if self.iv_state == IvState::Uninitialised {
+                return false;
+            }
+            if self.ivlen > q.data_size() {
+                raise(ffi::PROV_R_INVALID_IV_LENGTH, F);
+                return false;
+            }
+            if !q.set_octets_or_ptr(&self.iv[..self.ivlen]) {
+                return failed_set();
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TLS1_AAD_PAD) {
+        if let Some(q) = pad {
             if !q.set_size_t(self.tls_aad_pad_sz) {
                 return failed_set();
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TAG) {
+        if let Some(q) = tag {
             let sz = q.data_size();
             if sz == 0 || sz > TLS_TAG_LEN || !self.enc || self.taglen.is_none() {
                 raise(ffi::PROV_R_INVALID_TAG, F);
@@ -429,7 +437,7 @@ impl GcmCtx {
                 return failed_set();
             }
         }
-        if let Some(mut q) = p.find(ffi::PARAM_AEAD_TLS1_GET_IV_GEN) {
+        if let Some(mut q) = ivgen {
             if q.data_type() != ffi::OSSL_PARAM_OCTET_STRING || !q.has_data() {
                 return false;
             }
@@ -454,7 +462,14 @@ impl GcmCtx {
     /// `ossl_gcm_set_ctx_params`.
     pub fn set_ctx_params(&mut self, p: Settings) -> bool {
         const F: &core::ffi::CStr = c"ossl_gcm_set_ctx_params";
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TAG) {
+        let [tag, ivlen, tlsaad, ivfixed, ivinv] = p.find_all([
+            ffi::PARAM_AEAD_TAG,
+            ffi::PARAM_IVLEN,
+            ffi::PARAM_AEAD_TLS1_AAD,
+            ffi::PARAM_AEAD_TLS1_IV_FIXED,
+            ffi::PARAM_AEAD_TLS1_SET_IV_INV,
+        ]);
+        if let Some(q) = tag {
             let mut buf = [0u8; TLS_TAG_LEN];
             let Some(sz) = q.get_octets_into(&mut buf) else {
                 raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
@@ -467,7 +482,7 @@ impl GcmCtx {
             }
             self.taglen = Some(sz);
         }
-        if let Some(q) = p.find(ffi::PARAM_IVLEN) {
+        if let Some(q) = ivlen {
             let Some(sz) = q.get_size_t() else {
                 raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
                 return false;
@@ -484,7 +499,7 @@ impl GcmCtx {
                 self.ivlen = sz;
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TLS1_AAD) {
+        if let Some(q) = tlsaad {
             if q.data_type() != ffi::OSSL_PARAM_OCTET_STRING {
                 raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
                 return false;
@@ -496,7 +511,7 @@ impl GcmCtx {
             }
             self.tls_aad_pad_sz = sz;
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TLS1_IV_FIXED) {
+        if let Some(q) = ivfixed {
             if q.data_type() != ffi::OSSL_PARAM_OCTET_STRING {
                 raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
                 return false;
@@ -506,7 +521,7 @@ impl GcmCtx {
                 return false;
             }
         }
-        if let Some(q) = p.find(ffi::PARAM_AEAD_TLS1_SET_IV_INV) {
+        if let Some(q) = ivinv {
             if q.data_type() != ffi::OSSL_PARAM_OCTET_STRING {
                 return false;
             }

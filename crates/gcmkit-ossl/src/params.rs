@@ -29,6 +29,18 @@ impl Requests {
         let p = unsafe { locate(self.0, key) };
         (!p.is_null()).then_some(Out(p.cast_mut()))
     }
+
+    /// The parameters named `keys`, each as `find` would find it, in one pass over the
+    /// array (for the per-message calls: one walk instead of one per known key).
+    #[inline(always)]
+    pub fn find_all<const N: usize>(&self, keys: [&CStr; N]) -> [Option<Out>; N] {
+        if self.0.is_null() {
+            return [const { None }; N];
+        }
+        // SAFETY: as for find.
+        let found = unsafe { locate_all(self.0, keys) };
+        found.map(|p| (!p.is_null()).then(|| Out(p.cast_mut())))
+    }
 }
 
 impl Settings {
@@ -46,6 +58,47 @@ impl Settings {
         // SAFETY: as for Requests::find; the array is only read.
         let p = unsafe { locate(self.0, key) };
         (!p.is_null()).then_some(In(p))
+    }
+
+    /// The parameters named `keys`, each as `find` would find it, in one pass.
+    #[inline(always)]
+    pub fn find_all<const N: usize>(&self, keys: [&CStr; N]) -> [Option<In>; N] {
+        if self.0.is_null() {
+            return [const { None }; N];
+        }
+        // SAFETY: as for Requests::find; the array is only read.
+        let found = unsafe { locate_all(self.0, keys) };
+        found.map(|p| (!p.is_null()).then_some(In(p)))
+    }
+}
+
+/// For each of `keys`, the first entry of `p` with that key (NULL if none): `locate` for
+/// every key in one walk of the array.
+///
+/// # Safety
+/// As for `locate`.
+#[inline(always)]
+unsafe fn locate_all<const N: usize>(
+    mut p: *const OsslParam,
+    keys: [&CStr; N],
+) -> [*const OsslParam; N] {
+    let mut found = [core::ptr::null(); N];
+    loop {
+        // SAFETY: `p` is an entry of the array (the caller's contract; the loop stops
+        // at the terminating entry).
+        let k = unsafe { (*p).key };
+        if k.is_null() {
+            return found;
+        }
+        for (slot, key) in found.iter_mut().zip(keys) {
+            // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+            if slot.is_null() && unsafe { key_is(k.cast(), key.to_bytes_with_nul()) } {
+                *slot = p;
+                break;
+            }
+        }
+        // SAFETY: `p` was not the terminating entry, so the next entry exists.
+        p = unsafe { p.add(1) };
     }
 }
 
@@ -82,6 +135,7 @@ unsafe fn locate(mut p: *const OsslParam, key: &CStr) -> *const OsslParam {
 ///
 /// # Safety
 /// `k` must point to a NUL-terminated string.
+#[inline(always)]
 unsafe fn key_is(k: *const u8, want: &[u8]) -> bool {
     for (i, &w) in want.iter().enumerate() {
         // SAFETY: bytes 0..i of `k` equalled `want`'s, none of them NUL (want's only NUL
