@@ -112,16 +112,16 @@ impl<K: Borrow<AesGcm>> Stream<K> {
         }
     }
 
-    /// Begins a message under `nonce` (after an AAD prefix, if any), forgetting any other.
-    /// On an invalid nonce the state is wiped and the error returned.
+    /// Begins a message under `nonce` (after an AAD prefix, if any). The state must hold
+    /// no other message's secrets (`idle`, or `wipe`d after one), so every field is set
+    /// here without wiping first; on an invalid nonce nothing changes.
     fn restart(&mut self, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<(), Error> {
-        self.wipe();
         let y0 = self.gcm.borrow().key.y0(nonce)?;
         self.y0 = y0;
         self.kind = super::GcmKey::counter_kind(nonce);
         self.ctr = Counter::Be32.add(&y0, 1);
-        (self.aad_len, self.data_len, self.in_data, self.pos) = (0, 0, false, 0);
-        self.partial = false;
+        (self.acc, self.aad_len, self.data_len, self.in_data) = (0, 0, 0, false);
+        (self.pos, self.partial) = (0, false);
         if let Some(p) = prefix {
             (self.acc, self.aad_len, self.pending, self.pos) = (p.acc, p.len, p.pending, p.pos);
         }

@@ -84,7 +84,11 @@ impl GcmStream {
     /// Starts a message under `iv` (any length from 1 byte), dropping any message in
     /// progress.
     pub fn start(&mut self, iv: &[u8], decrypt: bool) -> Result<(), Error> {
-        self.msg = None;
+        // A message in progress is abandoned: its secrets go first (an ended one's
+        // already went in `end`).
+        if self.msg.take().is_some() {
+            self.st.wipe();
+        }
         self.st.restart(iv, None)?;
         self.msg = Some(decrypt);
         Ok(())
