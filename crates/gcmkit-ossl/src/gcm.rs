@@ -385,6 +385,15 @@ impl GcmCtx {
             raise(ffi::PROV_R_FAILED_TO_SET_PARAMETER, F);
             false
         };
+        // EVP_CipherInit_ex asks for the IV length and the key length, one parameter per
+        // call, on every message: those two questions are answered before the general
+        // walk (with the answers it gives).
+        if let Some(q) = p.sole(ffi::PARAM_IVLEN) {
+            return q.set_size_t(self.ivlen) || failed_set();
+        }
+        if let Some(q) = p.sole(ffi::PARAM_KEYLEN) {
+            return q.set_size_t(self.keylen) || failed_set();
+        }
         let [ivlen, keylen, taglen, iv, updated_iv, pad, tag, ivgen] = p.find_all([
             ffi::PARAM_IVLEN,
             ffi::PARAM_KEYLEN,
@@ -462,13 +471,23 @@ impl GcmCtx {
     /// `ossl_gcm_set_ctx_params`.
     pub fn set_ctx_params(&mut self, p: Settings) -> bool {
         const F: &core::ffi::CStr = c"ossl_gcm_set_ctx_params";
-        let [tag, ivlen, tlsaad, ivfixed, ivinv] = p.find_all([
+        // The IV length alone (EVP_CTRL_AEAD_SET_IVLEN, before every message in `openssl
+        // speed`'s loop) skips the general walk, as does a lone setting of another's.
+        if let Some(q) = p.sole(ffi::PARAM_IVLEN) {
+            return self.set_ivlen(&q);
+        }
+        let known = [
             ffi::PARAM_AEAD_TAG,
             ffi::PARAM_IVLEN,
             ffi::PARAM_AEAD_TLS1_AAD,
             ffi::PARAM_AEAD_TLS1_IV_FIXED,
             ffi::PARAM_AEAD_TLS1_SET_IV_INV,
-        ]);
+        ];
+        // Nothing of ours (EVP_CipherInit_ex's `padding`, every message): nothing to do.
+        if p.sole_other(known) {
+            return true;
+        }
+        let [tag, ivlen, tlsaad, ivfixed, ivinv] = p.find_all(known);
         if let Some(q) = tag {
             let mut buf = [0u8; TLS_TAG_LEN];
             let Some(sz) = q.get_octets_into(&mut buf) else {
@@ -483,20 +502,8 @@ impl GcmCtx {
             self.taglen = Some(sz);
         }
         if let Some(q) = ivlen {
-            let Some(sz) = q.get_size_t() else {
-                raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
+            if !self.set_ivlen(&q) {
                 return false;
-            };
-            if sz == 0 || sz > MAX_IV {
-                raise(ffi::PROV_R_INVALID_IV_LENGTH, F);
-                return false;
-            }
-            if self.ivlen != sz {
-                // An IV already set or generated is invalid at another length.
-                if self.iv_state != IvState::Uninitialised {
-                    self.iv_state = IvState::Finished;
-                }
-                self.ivlen = sz;
             }
         }
         if let Some(q) = tlsaad {
@@ -529,6 +536,27 @@ impl GcmCtx {
                 Some(inv) if self.setivinv(inv) => {}
                 _ => return false,
             }
+        }
+        true
+    }
+
+    /// The `ivlen` setting of `ossl_gcm_set_ctx_params`.
+    fn set_ivlen(&mut self, q: &params::In) -> bool {
+        const F: &core::ffi::CStr = c"ossl_gcm_set_ctx_params";
+        let Some(sz) = q.get_size_t() else {
+            raise(ffi::PROV_R_FAILED_TO_GET_PARAMETER, F);
+            return false;
+        };
+        if sz == 0 || sz > MAX_IV {
+            raise(ffi::PROV_R_INVALID_IV_LENGTH, F);
+            return false;
+        }
+        if self.ivlen != sz {
+            // An IV already set or generated is invalid at another length.
+            if self.iv_state != IvState::Uninitialised {
+                self.iv_state = IvState::Finished;
+            }
+            self.ivlen = sz;
         }
         true
     }

@@ -30,6 +30,13 @@ impl Requests {
         (!p.is_null()).then_some(Out(p.cast_mut()))
     }
 
+    /// The array's parameter if it has exactly one and that one is named `key`.
+    #[inline(always)]
+    pub fn sole(&self, key: &CStr) -> Option<Out> {
+        // SAFETY: as for find.
+        unsafe { sole(self.0, key) }.map(|p| Out(p.cast_mut()))
+    }
+
     /// The parameters named `keys`, each as `find` would find it, in one pass over the
     /// array (for the per-message calls: one walk instead of one per known key).
     #[inline(always)]
@@ -60,6 +67,31 @@ impl Settings {
         (!p.is_null()).then_some(In(p))
     }
 
+    /// The array's parameter if it has exactly one and that one is named `key`.
+    #[inline(always)]
+    pub fn sole(&self, key: &CStr) -> Option<In> {
+        // SAFETY: as for Requests::find; the array is only read.
+        unsafe { sole(self.0, key) }.map(In)
+    }
+
+    /// Whether the array has exactly one parameter and it is named none of `keys` (a
+    /// setting for someone else, such as `padding`, which EVP_CipherInit_ex sends with
+    /// every message).
+    #[inline(always)]
+    pub fn sole_other<const N: usize>(&self, keys: [&CStr; N]) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        // SAFETY: not empty, so the first entry is a real one and a second (maybe the
+        // terminator) follows; keys are NUL-terminated (OpenSSL's array contract).
+        let (k, next) = unsafe { ((*self.0).key, (*self.0.add(1)).key) };
+        // SAFETY: `k` is a NUL-terminated key.
+        next.is_null()
+            && !keys
+                .iter()
+                .any(|w| unsafe { key_is(k.cast(), w.to_bytes_with_nul()) })
+    }
+
     /// The parameters named `keys`, each as `find` would find it, in one pass.
     #[inline(always)]
     pub fn find_all<const N: usize>(&self, keys: [&CStr; N]) -> [Option<In>; N] {
@@ -70,6 +102,29 @@ impl Settings {
         let found = unsafe { locate_all(self.0, keys) };
         found.map(|p| (!p.is_null()).then_some(In(p)))
     }
+}
+
+/// The only entry of `p` (NULL: none) if there is exactly one and its key is `key`.
+///
+/// # Safety
+/// As for `locate`, or `p` NULL.
+#[inline(always)]
+unsafe fn sole(p: *const OsslParam, key: &CStr) -> Option<*const OsslParam> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL array has at least its terminating entry (the caller's contract).
+    let k = unsafe { (*p).key };
+    if k.is_null() {
+        return None;
+    }
+    // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+    if !unsafe { key_is(k.cast(), key.to_bytes_with_nul()) } {
+        return None;
+    }
+    // SAFETY: the first entry was not the terminating one, so a second exists.
+    let next = unsafe { (*p.add(1)).key };
+    next.is_null().then_some(p)
 }
 
 /// For each of `keys`, the first entry of `p` with that key (NULL if none): `locate` for
