@@ -22,68 +22,53 @@ pub trait Cipher: Clone {
     fn settable_ctx() -> *const OsslParam;
 }
 
-impl Cipher for GcmCtx {
-    const SIV: bool = false;
-    fn new(keylen: usize) -> Self {
-        GcmCtx::new(keylen)
-    }
-    fn init(&mut self, key: Option<&[u8]>, iv: Option<&[u8]>, enc: bool, p: Settings) -> bool {
-        GcmCtx::init(self, key, iv, enc, p)
-    }
-    fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
-        GcmCtx::update(self, io, inl, outsize, outl)
-    }
-    fn finalize(&mut self, outl: &mut usize) -> bool {
-        GcmCtx::finalize(self, outl)
-    }
-    fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
-        GcmCtx::cipher(self, io, inl, outsize, outl)
-    }
-    fn get_ctx_params(&mut self, p: Requests) -> bool {
-        GcmCtx::get_ctx_params(self, p)
-    }
-    fn set_ctx_params(&mut self, p: Settings) -> bool {
-        GcmCtx::set_ctx_params(self, p)
-    }
-    fn gettable_ctx() -> *const OsslParam {
-        crate::gcm::GETTABLE_CTX.0.as_ptr()
-    }
-    fn settable_ctx() -> *const OsslParam {
-        crate::gcm::SETTABLE_CTX.0.as_ptr()
-    }
+/// `Cipher` for a context type whose inherent methods have the trait's names and
+/// signatures (`gcm::GcmCtx`, `siv::SivCtx`): each trait method calls the inherent one.
+/// `cipher` names the inherent method behind `OSSL_FUNC_cipher_cipher` (GCM-SIV uses its
+/// update, as OpenSSL's does); `tables` the module (`gcm`, `siv`) holding the context parameter lists.
+macro_rules! cipher_impl {
+    ($ty:ty, siv: $siv:expr, cipher: $cipher:ident, tables: $tables:ident) => {
+        impl Cipher for $ty {
+            const SIV: bool = $siv;
+            fn new(keylen: usize) -> Self {
+                <$ty>::new(keylen)
+            }
+            fn init(
+                &mut self,
+                key: Option<&[u8]>,
+                iv: Option<&[u8]>,
+                enc: bool,
+                p: Settings,
+            ) -> bool {
+                <$ty>::init(self, key, iv, enc, p)
+            }
+            fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+                <$ty>::update(self, io, inl, outsize, outl)
+            }
+            fn finalize(&mut self, outl: &mut usize) -> bool {
+                <$ty>::finalize(self, outl)
+            }
+            fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
+                <$ty>::$cipher(self, io, inl, outsize, outl)
+            }
+            fn get_ctx_params(&mut self, p: Requests) -> bool {
+                <$ty>::get_ctx_params(self, p)
+            }
+            fn set_ctx_params(&mut self, p: Settings) -> bool {
+                <$ty>::set_ctx_params(self, p)
+            }
+            fn gettable_ctx() -> *const OsslParam {
+                crate::$tables::GETTABLE_CTX.0.as_ptr()
+            }
+            fn settable_ctx() -> *const OsslParam {
+                crate::$tables::SETTABLE_CTX.0.as_ptr()
+            }
+        }
+    };
 }
 
-impl Cipher for SivCtx {
-    const SIV: bool = true;
-    fn new(keylen: usize) -> Self {
-        SivCtx::new(keylen)
-    }
-    fn init(&mut self, key: Option<&[u8]>, iv: Option<&[u8]>, enc: bool, p: Settings) -> bool {
-        SivCtx::init(self, key, iv, enc, p)
-    }
-    fn update(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
-        SivCtx::update(self, io, inl, outsize, outl)
-    }
-    fn finalize(&mut self, outl: &mut usize) -> bool {
-        SivCtx::finalize(self, outl)
-    }
-    // OpenSSL's GCM-SIV uses one function for update and cipher.
-    fn cipher(&mut self, io: Io<'_>, inl: usize, outsize: usize, outl: &mut usize) -> bool {
-        SivCtx::update(self, io, inl, outsize, outl)
-    }
-    fn get_ctx_params(&mut self, p: Requests) -> bool {
-        SivCtx::get_ctx_params(self, p)
-    }
-    fn set_ctx_params(&mut self, p: Settings) -> bool {
-        SivCtx::set_ctx_params(self, p)
-    }
-    fn gettable_ctx() -> *const OsslParam {
-        crate::siv::GETTABLE_CTX.0.as_ptr()
-    }
-    fn settable_ctx() -> *const OsslParam {
-        crate::siv::SETTABLE_CTX.0.as_ptr()
-    }
-}
+cipher_impl!(GcmCtx, siv: false, cipher: cipher, tables: gcm);
+cipher_impl!(SivCtx, siv: true, cipher: update, tables: siv);
 
 /// The context behind OpenSSL's `void *` (NULL: none).
 fn ctx<'a, C>(vctx: *mut c_void) -> Option<&'a mut C> {

@@ -110,8 +110,6 @@ pub const PROV_R_TAG_NOT_SET: c_int = 119;
 pub const PROV_R_TOO_MANY_RECORDS: c_int = 126;
 
 extern "C" {
-    pub fn OSSL_PARAM_locate(p: *mut OsslParam, key: *const c_char) -> *mut OsslParam;
-    pub fn OSSL_PARAM_locate_const(p: *const OsslParam, key: *const c_char) -> *const OsslParam;
     pub fn OSSL_PARAM_set_size_t(p: *mut OsslParam, val: usize) -> c_int;
     pub fn OSSL_PARAM_get_size_t(p: *const OsslParam, val: *mut usize) -> c_int;
     pub fn OSSL_PARAM_set_uint(p: *mut OsslParam, val: c_uint) -> c_int;

@@ -25,10 +25,28 @@ impl Requests {
         if self.0.is_null() {
             return None;
         }
-        // SAFETY: OpenSSL passes a valid array ending with an entry whose key is NULL;
-        // OSSL_PARAM_locate reads it up to that end.
-        let p = unsafe { ffi::OSSL_PARAM_locate(self.0, key.as_ptr()) };
-        (!p.is_null()).then_some(Out(p))
+        // SAFETY: OpenSSL passes a valid array ending with an entry whose key is NULL.
+        let p = unsafe { locate(self.0, key) };
+        (!p.is_null()).then_some(Out(p.cast_mut()))
+    }
+
+    /// The array's parameter if it has exactly one and that one is named `key`.
+    #[inline(always)]
+    pub fn sole(&self, key: &CStr) -> Option<Out> {
+        // SAFETY: as for find.
+        unsafe { sole(self.0, key) }.map(|p| Out(p.cast_mut()))
+    }
+
+    /// The parameters named `keys`, each as `find` would find it, in one pass over the
+    /// array (for the per-message calls: one walk instead of one per known key).
+    #[inline(always)]
+    pub fn find_all<const N: usize>(&self, keys: [&CStr; N]) -> [Option<Out>; N] {
+        if self.0.is_null() {
+            return [const { None }; N];
+        }
+        // SAFETY: as for find.
+        let found = unsafe { locate_all(self.0, keys) };
+        found.map(|p| (!p.is_null()).then(|| Out(p.cast_mut())))
     }
 }
 
@@ -45,14 +63,148 @@ impl Settings {
             return None;
         }
         // SAFETY: as for Requests::find; the array is only read.
-        let p = unsafe { ffi::OSSL_PARAM_locate_const(self.0, key.as_ptr()) };
+        let p = unsafe { locate(self.0, key) };
         (!p.is_null()).then_some(In(p))
     }
+
+    /// The array's parameter if it has exactly one and that one is named `key`.
+    #[inline(always)]
+    pub fn sole(&self, key: &CStr) -> Option<In> {
+        // SAFETY: as for Requests::find; the array is only read.
+        unsafe { sole(self.0, key) }.map(In)
+    }
+
+    /// Whether the array has exactly one parameter and it is named none of `keys` (a
+    /// setting for someone else, such as `padding`, which EVP_CipherInit_ex sends with
+    /// every message).
+    #[inline(always)]
+    pub fn sole_other<const N: usize>(&self, keys: [&CStr; N]) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        // SAFETY: not empty, so the first entry is a real one and a second (maybe the
+        // terminator) follows; keys are NUL-terminated (OpenSSL's array contract).
+        let (k, next) = unsafe { ((*self.0).key, (*self.0.add(1)).key) };
+        // SAFETY: `k` is a NUL-terminated key.
+        next.is_null()
+            && !keys
+                .iter()
+                .any(|w| unsafe { key_is(k.cast(), w.to_bytes_with_nul()) })
+    }
+
+    /// The parameters named `keys`, each as `find` would find it, in one pass.
+    #[inline(always)]
+    pub fn find_all<const N: usize>(&self, keys: [&CStr; N]) -> [Option<In>; N] {
+        if self.0.is_null() {
+            return [const { None }; N];
+        }
+        // SAFETY: as for Requests::find; the array is only read.
+        let found = unsafe { locate_all(self.0, keys) };
+        found.map(|p| (!p.is_null()).then_some(In(p)))
+    }
+}
+
+/// The only entry of `p` (NULL: none) if there is exactly one and its key is `key`.
+///
+/// # Safety
+/// As for `locate`, or `p` NULL.
+#[inline(always)]
+unsafe fn sole(p: *const OsslParam, key: &CStr) -> Option<*const OsslParam> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL array has at least its terminating entry (the caller's contract).
+    let k = unsafe { (*p).key };
+    if k.is_null() {
+        return None;
+    }
+    // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+    if !unsafe { key_is(k.cast(), key.to_bytes_with_nul()) } {
+        return None;
+    }
+    // SAFETY: the first entry was not the terminating one, so a second exists.
+    let next = unsafe { (*p.add(1)).key };
+    next.is_null().then_some(p)
+}
+
+/// For each of `keys`, the first entry of `p` with that key (NULL if none): `locate` for
+/// every key in one walk of the array.
+///
+/// # Safety
+/// As for `locate`.
+#[inline(always)]
+unsafe fn locate_all<const N: usize>(
+    mut p: *const OsslParam,
+    keys: [&CStr; N],
+) -> [*const OsslParam; N] {
+    let mut found = [core::ptr::null(); N];
+    loop {
+        // SAFETY: `p` is an entry of the array (the caller's contract; the loop stops
+        // at the terminating entry).
+        let k = unsafe { (*p).key };
+        if k.is_null() {
+            return found;
+        }
+        for (slot, key) in found.iter_mut().zip(keys) {
+            // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+            if slot.is_null() && unsafe { key_is(k.cast(), key.to_bytes_with_nul()) } {
+                *slot = p;
+                break;
+            }
+        }
+        // SAFETY: `p` was not the terminating entry, so the next entry exists.
+        p = unsafe { p.add(1) };
+    }
+}
+
+/// The first entry of `p` whose key is `key` (`OSSL_PARAM_locate`'s rule: the first
+/// exact match), or NULL. Written out here rather than called in libcrypto: contexts
+/// are asked for their IV and key length (`EVP_CIPHER_CTX_get_iv_length`, ...) and set
+/// (`set_padding`, IV length) several times per message, and a call into libcrypto per
+/// known key (strcmp over the array each time) was most of the provider's own
+/// per-message cost. Mostly the first byte decides.
+///
+/// # Safety
+/// `p` must point to an `OSSL_PARAM` array ending with an entry whose key is NULL, each
+/// other key a NUL-terminated string, all readable for the call.
+unsafe fn locate(mut p: *const OsslParam, key: &CStr) -> *const OsslParam {
+    let want = key.to_bytes_with_nul();
+    loop {
+        // SAFETY: `p` is an entry of the array (the caller's contract; the loop stops
+        // at the terminating entry).
+        let k = unsafe { (*p).key };
+        if k.is_null() {
+            return core::ptr::null();
+        }
+        // SAFETY: `k` is a NUL-terminated key (the caller's contract).
+        if unsafe { key_is(k.cast(), want) } {
+            return p;
+        }
+        // SAFETY: `p` was not the terminating entry, so the next entry exists.
+        p = unsafe { p.add(1) };
+    }
+}
+
+/// Whether the NUL-terminated string at `k` equals `want` (which ends with its NUL).
+/// Stops at the first difference, so it never reads past `k`'s NUL.
+///
+/// # Safety
+/// `k` must point to a NUL-terminated string.
+#[inline(always)]
+unsafe fn key_is(k: *const u8, want: &[u8]) -> bool {
+    for (i, &w) in want.iter().enumerate() {
+        // SAFETY: bytes 0..i of `k` equalled `want`'s, none of them NUL (want's only NUL
+        // is its last byte, after which we return), so `k` extends at least to i.
+        if unsafe { *k.add(i) } != w {
+            return false;
+        }
+    }
+    true
 }
 
 impl Out {
     fn raw(&self) -> &OsslParam {
-        // SAFETY: the pointer came from OSSL_PARAM_locate on the caller's live array.
+        // SAFETY: the pointer came from `locate` on the caller's live array.
         unsafe { &*self.0 }
     }
 
@@ -121,7 +273,7 @@ impl Out {
 
 impl In {
     fn raw(&self) -> &OsslParam {
-        // SAFETY: the pointer came from OSSL_PARAM_locate_const on the caller's array.
+        // SAFETY: the pointer came from `locate` on the caller's array.
         unsafe { &*self.0 }
     }
 

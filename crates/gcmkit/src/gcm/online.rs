@@ -12,12 +12,13 @@
 //! reused for every message (spec Table 2: "fixed parts of A can be processed in
 //! advance"): GHASH over A does not depend on the IV.
 
-use super::{AesGcm, GcmKey, MAX_AAD, MAX_PLAINTEXT};
+use super::{AesGcm, MAX_AAD, MAX_PLAINTEXT};
 use crate::engine::Counter;
 use crate::engine::Hash;
 use crate::error::Error;
 use crate::tag::Tag;
 use alloc::vec::Vec;
+use core::borrow::Borrow;
 use zeroize::Zeroize;
 
 mod owned;
@@ -55,9 +56,12 @@ impl core::fmt::Debug for AadPrefix {
     }
 }
 
-/// Shared state of an on-line computation.
-struct Stream<'k> {
-    key: &'k GcmKey,
+/// Shared state of an on-line computation, over a key object it borrows (`&AesGcm`: the
+/// encryptors and decryptors here) or owns (`AesGcm`: [`GcmStream`], which restarts the
+/// same state with each IV).
+#[derive(Clone)]
+struct Stream<K: Borrow<AesGcm>> {
+    gcm: K,
     tag_len: usize,
     y0: [u8; 16],
     /// Public start counter (96-bit IV) or not: see `Counter::Be32Public`.
@@ -75,22 +79,28 @@ struct Stream<'k> {
     partial: bool,
 }
 
-impl Drop for Stream<'_> {
+impl<K: Borrow<AesGcm>> Drop for Stream<K> {
     fn drop(&mut self) {
-        self.ks.zeroize();
+        self.wipe();
     }
 }
 
-impl<'k> Stream<'k> {
-    fn new(gcm: &'k AesGcm, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<Self, Error> {
-        let key = &gcm.key;
-        let y0 = key.y0(nonce)?;
-        let mut s = Stream {
-            key,
-            tag_len: gcm.tag_len,
-            y0,
-            kind: super::GcmKey::counter_kind(nonce),
-            ctr: Counter::Be32.add(&y0, 1),
+impl<K: Borrow<AesGcm>> Stream<K> {
+    fn new(gcm: K, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<Self, Error> {
+        let mut s = Self::idle(gcm);
+        s.tag_len = s.gcm.borrow().tag_len;
+        s.restart(nonce, prefix)?;
+        Ok(s)
+    }
+
+    /// A state with no message (`restart` begins one); tags of 16 bytes.
+    fn idle(gcm: K) -> Self {
+        Stream {
+            gcm,
+            tag_len: 16,
+            y0: [0; 16],
+            kind: Counter::Be32,
+            ctr: [0; 16],
             acc: 0,
             aad_len: 0,
             data_len: 0,
@@ -99,11 +109,30 @@ impl<'k> Stream<'k> {
             pos: 0,
             ks: [0; 16],
             partial: false,
-        };
-        if let Some(p) = prefix {
-            (s.acc, s.aad_len, s.pending, s.pos) = (p.acc, p.len, p.pending, p.pos);
         }
-        Ok(s)
+    }
+
+    /// Begins a message under `nonce` (after an AAD prefix, if any). The state must hold
+    /// no other message's secrets (`idle`, or `wipe`d after one), so every field is set
+    /// here without wiping first; on an invalid nonce nothing changes.
+    fn restart(&mut self, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<(), Error> {
+        let y0 = self.gcm.borrow().key.y0(nonce)?;
+        self.y0 = y0;
+        self.kind = super::GcmKey::counter_kind(nonce);
+        self.ctr = Counter::Be32.add(&y0, 1);
+        (self.acc, self.aad_len, self.data_len, self.in_data) = (0, 0, 0, false);
+        (self.pos, self.partial) = (0, false);
+        if let Some(p) = prefix {
+            (self.acc, self.aad_len, self.pending, self.pos) = (p.acc, p.len, p.pending, p.pos);
+        }
+        Ok(())
+    }
+
+    /// Forgets the message's secrets: the keystream, the pending bytes, the hash state.
+    fn wipe(&mut self) {
+        self.ks.zeroize();
+        self.pending.zeroize();
+        self.acc.zeroize();
     }
 
     fn absorb_aad(&mut self, mut a: &[u8]) -> Result<(), Error> {
@@ -124,16 +153,12 @@ impl<'k> Stream<'k> {
             self.pos += n;
             a = &a[n..];
             if self.pos == 16 {
-                self.key
-                    .engine
-                    .hash_update(&self.key.h, &mut self.acc, &self.pending);
+                hash(&self.gcm, &mut self.acc, &self.pending);
                 self.pos = 0;
             }
         }
         let full = a.len() / 16 * 16;
-        self.key
-            .engine
-            .hash_update(&self.key.h, &mut self.acc, &a[..full]);
+        hash(&self.gcm, &mut self.acc, &a[..full]);
         let rest = &a[full..];
         self.pending[..rest.len()].copy_from_slice(rest);
         self.pos += rest.len();
@@ -144,9 +169,7 @@ impl<'k> Stream<'k> {
     fn start_data(&mut self) {
         if !self.in_data {
             if self.pos > 0 {
-                self.key
-                    .engine
-                    .hash_update(&self.key.h, &mut self.acc, &self.pending[..self.pos]);
+                hash(&self.gcm, &mut self.acc, &self.pending[..self.pos]);
                 self.pos = 0;
             }
             self.in_data = true;
@@ -169,12 +192,12 @@ impl<'k> Stream<'k> {
         // 2. Whole blocks through the engine's stitched kernel.
         let full = (data.len() - i) / 16 * 16;
         if full > 0 {
-            let (k, e) = (self.key, self.key.engine);
+            let k = &self.gcm.borrow().key;
             let run = &mut data[i..i + full];
             // GCM hashes the ciphertext: the input when decrypting, the output otherwise.
             let what = if decrypt { Hash::Input } else { Hash::Output };
             let run = crate::engine::Data::InPlace(run);
-            self.ctr = e.ctr_and_hash(
+            self.ctr = k.engine.ctr_and_hash(
                 &k.aes,
                 &k.h,
                 (self.kind, self.ctr),
@@ -187,7 +210,8 @@ impl<'k> Stream<'k> {
         // 3. Start a new partial block with what is left (fewer than 16 bytes).
         if i < data.len() {
             let mut b = [self.ctr];
-            self.key.engine.encrypt_blocks(&self.key.aes, &mut b);
+            let k = &self.gcm.borrow().key;
+            k.engine.encrypt_blocks(&k.aes, &mut b);
             self.ks = b[0];
             b[0].zeroize();
             self.ctr = Counter::Be32.add(&self.ctr, 1);
@@ -208,9 +232,7 @@ impl<'k> Stream<'k> {
             self.pos += 1;
             i += 1;
             if self.pos == 16 {
-                self.key
-                    .engine
-                    .hash_update(&self.key.h, &mut self.acc, &self.pending);
+                hash(&self.gcm, &mut self.acc, &self.pending);
                 self.pos = 0;
                 self.partial = false;
             }
@@ -237,18 +259,22 @@ impl<'k> Stream<'k> {
     fn finish_tag(&mut self) -> [u8; 16] {
         self.start_data();
         if self.pos > 0 {
-            self.key
-                .engine
-                .hash_update(&self.key.h, &mut self.acc, &self.pending[..self.pos]);
+            hash(&self.gcm, &mut self.acc, &self.pending[..self.pos]);
             self.pos = 0;
         }
-        self.key.finish(
+        self.gcm.borrow().key.finish(
             &self.y0,
             self.acc,
             self.aad_len as usize,
             self.data_len as usize,
         )
     }
+}
+
+/// Absorbs `data` (a final partial block zero-padded) into `acc` under `gcm`'s hash key.
+fn hash(gcm: &impl Borrow<AesGcm>, acc: &mut u128, data: &[u8]) {
+    let k = &gcm.borrow().key;
+    k.engine.hash_update(&k.h, acc, data);
 }
 
 /// On-line AES-GCM encryption: `aad` (any number of pieces), then `update` (in place, any
@@ -270,7 +296,7 @@ impl<'k> Stream<'k> {
 /// # Ok::<(), gcmkit::Error>(())
 /// ```
 pub struct GcmEncryptor<'k> {
-    st: Stream<'k>,
+    st: Stream<&'k AesGcm>,
 }
 
 impl GcmEncryptor<'_> {
@@ -324,7 +350,7 @@ impl GcmEncryptor<'_> {
 /// # Ok::<(), Error>(())
 /// ```
 pub struct GcmDecryptor<'k, 'o> {
-    st: Stream<'k>,
+    st: Stream<&'k AesGcm>,
     out: &'o mut Vec<u8>,
     plain: zeroize::Zeroizing<Vec<u8>>,
 }
@@ -381,7 +407,7 @@ impl GcmDecryptor<'_, '_> {
 /// # Ok::<(), Error>(())
 /// ```
 pub struct UnverifiedGcmDecryptor<'k> {
-    st: Stream<'k>,
+    st: Stream<&'k AesGcm>,
 }
 
 impl UnverifiedGcmDecryptor<'_> {

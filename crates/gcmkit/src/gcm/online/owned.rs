@@ -7,40 +7,14 @@
 //! checked (as `EVP_DecryptUpdate` does) and verifying tags of 1 to 16 bytes (OpenSSL
 //! accepts any tag length up to 16 when decrypting).
 //!
-//! It keeps the fields of the borrowed on-line state ([`super::Stream`]) and runs that
-//! state's own code on them for each call, so the GCM logic exists once.
+//! It is the borrowed on-line state ([`super::Stream`]) over an owned key object, restarted
+//! in place for each IV, so the GCM logic exists once and nothing is copied per call.
 
 use super::Stream;
-use crate::engine::Counter;
 use crate::error::Error;
 use crate::gcm::AesGcm;
 use crate::tag::Tag;
 use zeroize::Zeroize;
-
-/// The state of one message: [`super::Stream`]'s fields without the key borrow.
-#[derive(Clone)]
-struct Parts {
-    y0: [u8; 16],
-    kind: Counter,
-    ctr: [u8; 16],
-    acc: u128,
-    aad_len: u64,
-    data_len: u64,
-    in_data: bool,
-    pending: [u8; 16],
-    pos: usize,
-    ks: [u8; 16],
-    partial: bool,
-    decrypt: bool,
-}
-
-impl Drop for Parts {
-    fn drop(&mut self) {
-        self.ks.zeroize();
-        self.pending.zeroize();
-        self.acc = 0;
-    }
-}
 
 /// On-line AES-GCM owning its key: `start` a message under an IV, `aad`, `update` in
 /// pieces of any size, then `tag` (encryption) or `verify` (decryption).
@@ -77,8 +51,9 @@ impl Drop for Parts {
 /// ```
 #[derive(Clone)]
 pub struct GcmStream {
-    gcm: AesGcm,
-    msg: Option<Parts>,
+    st: Stream<AesGcm>,
+    /// `Some(decrypt)` while a message is in progress.
+    msg: Option<bool>,
 }
 
 impl core::fmt::Debug for GcmStream {
@@ -95,33 +70,27 @@ impl GcmStream {
     /// A stream over `gcm`'s key (its tag length is ignored: tags are 16 bytes, or the
     /// prefix `verify` is given).
     pub fn new(gcm: AesGcm) -> Self {
-        GcmStream { gcm, msg: None }
+        GcmStream {
+            st: Stream::idle(gcm),
+            msg: None,
+        }
     }
 
     /// The key object, for one-shot calls beside the stream.
     pub fn key(&self) -> &AesGcm {
-        &self.gcm
+        &self.st.gcm
     }
 
     /// Starts a message under `iv` (any length from 1 byte), dropping any message in
     /// progress.
     pub fn start(&mut self, iv: &[u8], decrypt: bool) -> Result<(), Error> {
-        self.msg = None;
-        let st = Stream::new(&self.gcm, iv, None)?;
-        self.msg = Some(Parts {
-            y0: st.y0,
-            kind: st.kind,
-            ctr: st.ctr,
-            acc: st.acc,
-            aad_len: st.aad_len,
-            data_len: st.data_len,
-            in_data: st.in_data,
-            pending: st.pending,
-            pos: st.pos,
-            ks: st.ks,
-            partial: st.partial,
-            decrypt,
-        });
+        // A message in progress is abandoned: its secrets go first (an ended one's
+        // already went in `end`).
+        if self.msg.take().is_some() {
+            self.st.wipe();
+        }
+        self.st.restart(iv, None)?;
+        self.msg = Some(decrypt);
         Ok(())
     }
 
@@ -132,30 +101,31 @@ impl GcmStream {
 
     /// Absorbs more AAD (only before the first `update`).
     pub fn aad(&mut self, aad: &[u8]) -> Result<(), Error> {
-        self.with_stream(|st, _| st.absorb_aad(aad))?
+        self.msg.ok_or(NO_MESSAGE)?;
+        self.st.absorb_aad(aad)
     }
 
     /// Encrypts, or decrypts (UNVERIFIED), the next piece in place.
     pub fn update(&mut self, buf: &mut [u8]) -> Result<(), Error> {
-        self.with_stream(|st, decrypt| st.process(buf, decrypt))?
+        let decrypt = self.msg.ok_or(NO_MESSAGE)?;
+        self.st.process(buf, decrypt)
     }
 
     /// Ends an encryption and returns its 16-byte tag.
     pub fn tag(&mut self) -> Result<Tag, Error> {
-        if self.msg.as_ref().is_some_and(|m| m.decrypt) {
+        if self.msg.ok_or(NO_MESSAGE)? {
             return Err(Error::InvalidParameter(
                 "tag() ends an encryption; use verify",
             ));
         }
-        let t = self.with_stream(|st, _| st.finish_tag())?;
-        self.msg = None;
+        let t = self.end();
         Ok(Tag::truncate(t, 16))
     }
 
     /// Ends a decryption: checks `tag` (1 to 16 bytes, compared in constant time with
     /// that many leading bytes of the computed tag).
     pub fn verify(&mut self, tag: &[u8]) -> Result<(), Error> {
-        if !self.msg.as_ref().is_some_and(|m| m.decrypt) {
+        if self.msg != Some(true) {
             return Err(Error::InvalidParameter(
                 "verify() ends a decryption; use tag",
             ));
@@ -166,8 +136,7 @@ impl GcmStream {
                 expected: "1 to 16",
             });
         }
-        let mut t = self.with_stream(|st, _| st.finish_tag())?;
-        self.msg = None;
+        let mut t = self.end();
         let ok = Tag::truncate(t, tag.len()).ct_eq_slice(tag);
         t.zeroize();
         if ok {
@@ -177,29 +146,12 @@ impl GcmStream {
         }
     }
 
-    /// Runs `f` on a [`Stream`] made from the saved parts, then saves them back.
-    fn with_stream<R>(&mut self, f: impl FnOnce(&mut Stream<'_>, bool) -> R) -> Result<R, Error> {
-        let m = self.msg.as_mut().ok_or(NO_MESSAGE)?;
-        let mut st = Stream {
-            key: &self.gcm.key,
-            tag_len: 16,
-            y0: m.y0,
-            kind: m.kind,
-            ctr: m.ctr,
-            acc: m.acc,
-            aad_len: m.aad_len,
-            data_len: m.data_len,
-            in_data: m.in_data,
-            pending: m.pending,
-            pos: m.pos,
-            ks: m.ks,
-            partial: m.partial,
-        };
-        let r = f(&mut st, m.decrypt);
-        (m.ctr, m.acc, m.aad_len, m.data_len, m.in_data) =
-            (st.ctr, st.acc, st.aad_len, st.data_len, st.in_data);
-        (m.pending, m.pos, m.ks, m.partial) = (st.pending, st.pos, st.ks, st.partial);
-        Ok(r)
+    /// The message's full tag; the message ends and its state is wiped.
+    fn end(&mut self) -> [u8; 16] {
+        let t = self.st.finish_tag();
+        self.st.wipe();
+        self.msg = None;
+        t
     }
 }
 
