@@ -207,18 +207,44 @@ pub(crate) fn aead_into(
     let dst = out.bytes_mut();
     let res = maybe_detach(py, n, || match dir {
         Direction::Encrypt => c.encrypt_into(&nonce, &data, &aad, dst),
-        Direction::Decrypt => {
-            let old = dst.to_vec();
-            let r = c.decrypt_into(&nonce, &data, &aad, dst);
-            if r.is_err() {
-                dst.copy_from_slice(&old);
-            }
-            r
-        }
+        Direction::Decrypt => with_saved(dst, |dst| c.decrypt_into(&nonce, &data, &aad, dst)),
     });
     drop(out);
     res.map_err(|e| to_py(py, e))?;
     Ok(have)
+}
+
+/// Messages up to this size save `buf` in a per-thread scratch buffer (no allocation).
+const SCRATCH_MAX: usize = 65536;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on `dst` and puts `dst`'s old bytes back if it fails. The copy is wiped after
+/// use when it sits in the per-thread scratch buffer (the caller's old bytes, perhaps an
+/// earlier plaintext, are not left behind there).
+fn with_saved(dst: &mut [u8], f: impl FnOnce(&mut [u8]) -> Result<(), Error>) -> Result<(), Error> {
+    let restore = |dst: &mut [u8], old: &[u8], r: Result<(), Error>| {
+        if r.is_err() {
+            dst.copy_from_slice(old);
+        }
+        r
+    };
+    if dst.len() <= SCRATCH_MAX {
+        let mut old = SCRATCH.take();
+        old.clear();
+        old.extend_from_slice(dst);
+        let r = f(dst);
+        let r = restore(dst, &old, r);
+        old.fill(0);
+        std::hint::black_box(&old);
+        SCRATCH.set(old);
+        return r;
+    }
+    let old = dst.to_vec();
+    let r = f(dst);
+    restore(dst, &old, r)
 }
 
 /// `input`, or a copy of it if it shares memory with the output `span` (an input that is
