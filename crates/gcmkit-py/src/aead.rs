@@ -214,8 +214,9 @@ pub(crate) fn aead_into(
     Ok(have)
 }
 
-/// Messages up to this size save `buf` in a per-thread scratch buffer (no allocation).
-const SCRATCH_MAX: usize = 65536;
+/// Messages up to this size save `buf` in a per-thread scratch buffer (no allocation; the
+/// wipe after use costs more than an allocation from about 16 KiB).
+const SCRATCH_MAX: usize = 4096;
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
