@@ -144,3 +144,49 @@ def test_threads_each_into_their_own_buffer():
     for t in ts:
         t.join()
     assert not errors
+
+
+def test_buffer_pinned_while_the_gil_is_released():
+    """While a large call runs with the GIL released, another thread cannot resize the
+    output or an input bytearray (BufferError), so the kernel never writes or reads freed
+    memory; the call's result is intact."""
+    c = gcmkit.AESGCM(KEY)
+    data = bytearray(i % 251 for i in range(4 << 20))
+    want = c.encrypt(NONCE, bytes(data), None)
+    buf = bytearray(len(want))
+    stop = threading.Event()
+    refused = []
+
+    def resize():
+        while not stop.is_set():
+            for target in (buf, data):
+                try:
+                    target.extend(b"x")
+                except BufferError:
+                    refused.append(1)
+                    continue
+                while True:  # exported again meanwhile: shrink back once released
+                    try:
+                        del target[-1]
+                        break
+                    except BufferError:
+                        refused.append(1)
+
+    t = threading.Thread(target=resize)
+    t.start()
+    done = 0
+    try:
+        while done < 20:
+            try:
+                c.encrypt_into(NONCE, data, None, buf)
+            except ValueError:
+                # The other thread had grown buf or data by a byte between two calls (one
+                # at a time, and only while nothing is exported): a size mismatch.
+                continue
+            # Exported at the right size, then pinned until the call returned.
+            assert bytes(buf[: len(want)]) == want
+            done += 1
+    finally:
+        stop.set()
+        t.join()
+    assert len(buf) == len(want) and len(data) == 4 << 20
