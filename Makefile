@@ -193,7 +193,7 @@ bench-cli:
 ## gcmkit's Python package against pyca/cryptography: writes docs/perf/python.md.
 bench-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
-	$(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
+	flock /tmp/gcmkit-timing.lock $(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
 
 ## A rustls connection pair in memory with gcmkit's provider against ring's and aws-lc-rs's:
 ## docs/perf/rustls.md. Built first (aws-lc-rs is a long C build), timed under the lock.

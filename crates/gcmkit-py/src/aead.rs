@@ -2,12 +2,12 @@
 //! `decrypt_into`), with pyca/cryptography's checks, order and messages for the pyca-named
 //! classes, and the macro that gives a class those four methods.
 
-use crate::buffers::{bytes_like, maybe_detach, writable, Buf, DETACH_MIN};
+use crate::buffers::{bytes_like, maybe_detach, new_bytes, Buf, Export, DETACH_MIN};
 use crate::errors::to_py;
 use gcmkit::Error;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PySlice};
+use pyo3::types::PyBytes;
 use std::borrow::Cow;
 
 /// pyca/cryptography's rules for one class: its nonce check (message included). gcmkit's
@@ -55,13 +55,13 @@ pub(crate) type Aead = dyn gcmkit::AeadMode + Sync;
 
 /// The arguments of one AEAD call, extracted in pyca's order (nonce, data, associated
 /// data: a wrong type is reported for the first wrong argument).
-pub(crate) struct Args<'a, 'py> {
-    nonce: Buf<'a, 'py>,
-    data: Buf<'a, 'py>,
-    aad: Buf<'a, 'py>,
+pub(crate) struct Args<'a> {
+    nonce: Buf<'a>,
+    data: Buf<'a>,
+    aad: Buf<'a>,
 }
 
-impl<'a, 'py> Args<'a, 'py> {
+impl<'a, 'py> Args<'a> {
     pub(crate) fn new(
         nonce: &'a Bound<'py, PyAny>,
         data: &'a Bound<'py, PyAny>,
@@ -77,14 +77,13 @@ impl<'a, 'py> Args<'a, 'py> {
 
 /// Encryption checks in pyca's order: argument types, then lengths (OverflowError), then
 /// the nonce; returns the checked arguments' bytes.
-#[allow(clippy::type_complexity)]
 pub(crate) fn encrypt_checks<'b>(
     rules: Option<&PycaRules>,
-    a: &'b Args<'_, '_>,
-) -> PyResult<(Cow<'b, [u8]>, Cow<'b, [u8]>, Cow<'b, [u8]>)> {
+    a: &'b Args<'_>,
+) -> PyResult<(&'b [u8], &'b [u8], &'b [u8])> {
     check_pyca_lengths(rules, a.data.len(), a.aad.len())?;
     check_pyca_nonce(rules, a.nonce.len())?;
-    Ok((a.nonce.get()?, a.data.get()?, a.aad.get()?))
+    Ok((a.nonce.get(), a.data.get(), a.aad.get()))
 }
 
 /// Decryption checks in pyca's order: argument types, the nonce, then a ciphertext
@@ -113,6 +112,10 @@ pub(crate) fn decrypt_checks(
     })
 }
 
+// `encrypt` and `decrypt` build their result as one new bytes object that the kernel fills
+// from the input in its one pass (no zero fill, no copy), with the GIL released for inputs of
+// `DETACH_MIN` bytes or more. Inputs are read in place: `bytes` are immutable, and any other
+// buffer stays exported (pinned) until the call returns.
 pub(crate) fn encrypt(
     py: Python<'_>,
     c: &Aead,
@@ -121,15 +124,10 @@ pub(crate) fn encrypt(
 ) -> PyResult<Py<PyBytes>> {
     let (nonce, data, aad) = encrypt_checks(rules, &a)?;
     let n = data.len();
-    let mut res = Ok(());
-    // Written straight into the new bytes object (no intermediate buffer); the object is
-    // not visible to other Python code yet, so the GIL can be released while filling it.
-    let out = PyBytes::new_with(py, n + c.tag_len(), |buf| {
-        res = maybe_detach(py, n, || c.encrypt_into(&nonce, &data, &aad, buf));
-        Ok(())
-    })?;
-    res.map_err(|e| to_py(py, e))?;
-    Ok(out.unbind())
+    new_bytes(py, n.saturating_add(c.tag_len()), n >= DETACH_MIN, |out| {
+        c.encrypt_into(nonce, data, aad, out)
+    })?
+    .map_err(|e| to_py(py, e))
 }
 
 pub(crate) fn decrypt(
@@ -140,15 +138,12 @@ pub(crate) fn decrypt(
 ) -> PyResult<Py<PyBytes>> {
     let n = decrypt_checks(py, rules, c, &a)?;
     check_pyca_lengths(rules, 0, a.aad.len())?;
-    let (nonce, data, aad) = (a.nonce.get()?, a.data.get()?, a.aad.get()?);
-    let mut res = Ok(());
-    // On failure the core zeroes `buf`, and the half-built object is dropped.
-    let out = PyBytes::new_with(py, n, |buf| {
-        res = maybe_detach(py, n, || c.decrypt_into(&nonce, &data, &aad, buf));
-        Ok(())
-    })?;
-    res.map_err(|e| to_py(py, e))?;
-    Ok(out.unbind())
+    let (nonce, data, aad) = (a.nonce.get(), a.data.get(), a.aad.get());
+    // On failure the core zeroes the new object's bytes, and it is dropped.
+    new_bytes(py, n, n >= DETACH_MIN, |out| {
+        c.decrypt_into(nonce, data, aad, out)
+    })?
+    .map_err(|e| to_py(py, e))
 }
 
 /// `buf` must hold exactly `need` bytes (pyca's message).
@@ -162,81 +157,106 @@ pub(crate) fn check_size(have: usize, need: usize) -> PyResult<()> {
     }
 }
 
-// The `_into` forms. `encrypt_into` into a `bytearray` (or subclass) writes the ciphertext
-// and tag straight into its storage in the kernel's one pass: `PyByteArray_AsString` is in
-// the stable ABI, and while the GIL is released a memoryview holds an export of the
-// bytearray, so it cannot be resized (reallocated) meanwhile. Any other writable buffer
-// (a memoryview slice, `array`, `mmap`) has no pointer in the Python 3.9 stable ABI this
-// wheel targets: the result is built as one bytes object (in one pass, as `encrypt` does)
-// and copied into `buf` through the memoryview. `decrypt_into` always goes that way: on
-// a failed decryption `buf` is not touched (pyca leaves the unverified plaintext there;
-// untouched is the safer reading of its contract, and the tests hold it), which a write
-// into `buf` before the tag is known could not keep.
-pub(crate) fn encrypt_into(
+/// Which `_into` form.
+#[derive(Clone, Copy)]
+pub(crate) enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+// The `_into` forms, one path for every `buf`: any writable, C-contiguous bytes buffer
+// (`bytearray`, a memoryview or slice of one, `array('B')`, `mmap`, numpy `uint8`) is
+// exported with `PyBUF_WRITABLE` and the kernel writes straight into it in its one pass.
+// The export is held until the call returns, so `buf` cannot be resized, closed or freed
+// while the GIL is released (inputs of `DETACH_MIN` bytes or more). An input that shares
+// memory with `buf` is copied first. A failed `decrypt_into` leaves `buf` as it was:
+// pyca leaves the unverified plaintext there; gcmkit lets none out (nor zeros): `buf`'s
+// old contents are saved before the kernel writes and put back if the tag does not verify.
+pub(crate) fn aead_into(
     py: Python<'_>,
     c: &Aead,
     rules: Option<&PycaRules>,
     a: Args,
     buf: &Bound<'_, PyAny>,
+    dir: Direction,
 ) -> PyResult<usize> {
-    if let Ok(ba) = buf.cast::<PyByteArray>() {
-        // A bytearray is writable, C-contiguous bytes: `writable`'s checks (a memoryview
-        // and five attribute lookups, about 1 us per call) have nothing to find.
-        let have = ba.len();
-        encrypt_into_checks(c, rules, &a, have)?;
-        let (nonce, data, aad) = (a.nonce.get()?, a.data.get()?, a.aad.get()?);
-        let n = data.len();
-        // While the GIL is released (`maybe_detach`: large inputs), an export keeps the
-        // bytearray from being resized (reallocated) by another thread.
-        let export = if n >= DETACH_MIN {
-            Some(PyMemoryView::from(ba.as_any())?)
-        } else {
-            None
-        };
-        // The bytearray's storage stays where it is while `out` lives: with the GIL held no
-        // Python code runs, and with it released `export` makes the bytearray refuse to
-        // resize; our reference keeps it alive. The inputs are other objects or copies.
-        // SAFETY: that storage holds `have` bytes (its size, read above) and is not aliased.
-        let out = unsafe { std::slice::from_raw_parts_mut(ba.data(), have) };
-        let res = maybe_detach(py, n, || c.encrypt_into(&nonce, &data, &aad, out));
-        drop(export);
-        res.map_err(|e| to_py(py, e))?;
-        return Ok(have);
+    let mut out = Export::new(buf, true)?;
+    let have = out.len();
+    // pyca's order. Encryption: nonce, the data's limit, buffer size, the AAD's limit.
+    // Decryption: nonce, ciphertext length, buffer size, the AAD's limit.
+    let n = match dir {
+        Direction::Encrypt => {
+            check_pyca_nonce(rules, a.nonce.len())?;
+            check_pyca_lengths(rules, a.data.len(), 0)?;
+            check_size(have, a.data.len().saturating_add(c.tag_len()))?;
+            a.data.len()
+        }
+        Direction::Decrypt => {
+            let n = decrypt_checks(py, rules, c, &a)?;
+            check_size(have, n)?;
+            n
+        }
+    };
+    check_pyca_lengths(rules, 0, a.aad.len())?;
+    let span = out.bytes().as_ptr_range();
+    let (nonce, data, aad) = (
+        disjoint(a.nonce.get(), &span),
+        disjoint(a.data.get(), &span),
+        disjoint(a.aad.get(), &span),
+    );
+    let dst = out.bytes_mut();
+    let res = maybe_detach(py, n, || match dir {
+        Direction::Encrypt => c.encrypt_into(&nonce, &data, &aad, dst),
+        Direction::Decrypt => with_saved(dst, |dst| c.decrypt_into(&nonce, &data, &aad, dst)),
+    });
+    drop(out);
+    res.map_err(|e| to_py(py, e))?;
+    Ok(have)
+}
+
+/// Messages up to this size save `buf` in a per-thread scratch buffer (no allocation; the
+/// wipe after use costs more than an allocation from about 16 KiB).
+const SCRATCH_MAX: usize = 4096;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on `dst` and puts `dst`'s old bytes back if it fails. The copy is wiped after
+/// use when it sits in the per-thread scratch buffer (the caller's old bytes, perhaps an
+/// earlier plaintext, are not left behind there).
+fn with_saved(dst: &mut [u8], f: impl FnOnce(&mut [u8]) -> Result<(), Error>) -> Result<(), Error> {
+    let restore = |dst: &mut [u8], old: &[u8], r: Result<(), Error>| {
+        if r.is_err() {
+            dst.copy_from_slice(old);
+        }
+        r
+    };
+    if dst.len() <= SCRATCH_MAX {
+        let mut old = SCRATCH.take();
+        old.clear();
+        old.extend_from_slice(dst);
+        let r = f(dst);
+        let r = restore(dst, &old, r);
+        old.fill(0);
+        std::hint::black_box(&old);
+        SCRATCH.set(old);
+        return r;
     }
-    let (view, have) = writable(buf)?;
-    encrypt_into_checks(c, rules, &a, have)?;
-    let ct = encrypt(py, c, rules, a)?;
-    view.set_item(PySlice::full(py), ct.bind(py))?;
-    Ok(have)
+    let old = dst.to_vec();
+    let r = f(dst);
+    restore(dst, &old, r)
 }
 
-/// `encrypt_into`'s checks in pyca's order: nonce, the data's limit, buffer size, the
-/// AAD's limit.
-fn encrypt_into_checks(
-    c: &Aead,
-    rules: Option<&PycaRules>,
-    a: &Args,
-    have: usize,
-) -> PyResult<()> {
-    check_pyca_nonce(rules, a.nonce.len())?;
-    check_pyca_lengths(rules, a.data.len(), 0)?;
-    check_size(have, a.data.len() + c.tag_len())?;
-    check_pyca_lengths(rules, 0, a.aad.len())
-}
-
-pub(crate) fn decrypt_into(
-    py: Python<'_>,
-    c: &Aead,
-    rules: Option<&PycaRules>,
-    a: Args,
-    buf: &Bound<'_, PyAny>,
-) -> PyResult<usize> {
-    let (view, have) = writable(buf)?;
-    let n = decrypt_checks(py, rules, c, &a)?;
-    check_size(have, n)?;
-    let pt = decrypt(py, c, rules, a)?;
-    view.set_item(PySlice::full(py), pt.bind(py))?;
-    Ok(have)
+/// `input`, or a copy of it if it shares memory with the output `span` (an input that is
+/// also the destination, or part of it).
+fn disjoint<'b>(input: &'b [u8], span: &std::ops::Range<*const u8>) -> Cow<'b, [u8]> {
+    let r = input.as_ptr_range();
+    if input.is_empty() || span.is_empty() || r.end <= span.start || span.end <= r.start {
+        Cow::Borrowed(input)
+    } else {
+        Cow::Owned(input.to_vec())
+    }
 }
 
 /// Generates the four AEAD methods on a pyclass holding `inner`: with pyca/cryptography's
@@ -291,7 +311,7 @@ macro_rules! aead_methods {
             ) -> PyResult<usize> {
                 let rules: Option<&PycaRules> = $r;
                 let a = Args::new(nonce, data, associated_data)?;
-                encrypt_into(py, &self.inner, rules, a, buf)
+                aead_into(py, &self.inner, rules, a, buf, Direction::Encrypt)
             }
 
             /// Decrypts into the writable buffer `buf` of len(data) - tag length; returns
@@ -307,7 +327,7 @@ macro_rules! aead_methods {
             ) -> PyResult<usize> {
                 let rules: Option<&PycaRules> = $r;
                 let a = Args::new(nonce, data, associated_data)?;
-                decrypt_into(py, &self.inner, rules, a, buf)
+                aead_into(py, &self.inner, rules, a, buf, Direction::Decrypt)
             }
         }
     };

@@ -4,7 +4,7 @@
 // The classes carry Python's names (pyca/cryptography's, e.g. AESGCM).
 #![allow(clippy::upper_case_acronyms)]
 
-use crate::aead::{decrypt, decrypt_into, encrypt, encrypt_into};
+use crate::aead::{aead_into, decrypt, encrypt, Direction};
 use crate::aead::{pyca_key, random_key, Args, PycaRules, AESGCMSIV_RULES, AESGCM_RULES};
 use crate::buffers::{bytes_like, maybe_detach};
 use crate::errors::to_py;

@@ -1,9 +1,10 @@
 //! Python bindings: thin wrappers over the gcmkit core, with pyca/cryptography's names.
 //!
-//! Inputs are any bytes-like object: `bytes` is read in place; other objects (bytearray,
-//! memoryview, array) are converted with `bytes(obj)` (one copy: the buffer protocol is
-//! not in the stable ABI before CPython 3.11, and this wheel supports 3.9+). Work on
-//! inputs above `DETACH_MIN` bytes runs with the GIL released.
+//! Inputs are any bytes-like object. The AEAD calls read `bytes` in place and any other
+//! buffer (bytearray, memoryview, array, mmap) in place through the buffer protocol, held
+//! exported for the call; `encrypt_into`/`decrypt_into` write into any writable buffer in
+//! place. Elsewhere (keys, MACs, Cobblestone) non-`bytes` inputs are copied once. Work on
+//! inputs of `DETACH_MIN` bytes or more runs with the GIL released.
 //!
 //! Modules, one job each: `buffers` (arguments as bytes), `errors` (exceptions), `aead`
 //! (the AEAD calls and pyca's rules), `classes` (the AEAD and MAC classes), `chunked`
