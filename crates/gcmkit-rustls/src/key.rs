@@ -4,7 +4,7 @@
 use gcmkit::{AeadMode, AesGcm};
 use rustls::crypto::cipher::{
     AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter, MessageEncrypter,
-    Nonce, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload, NONCE_LEN,
+    Nonce, OutboundChunks, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload, NONCE_LEN,
 };
 use rustls::{ConnectionTrafficSecrets, Error};
 
@@ -81,6 +81,33 @@ impl TrafficKey {
             .map_err(|_| Error::EncryptError)?;
         payload.extend_from_slice(tag.as_ref());
         Ok(())
+    }
+
+    /// Appends the encryption of `plaintext` and its tag to `payload` (whose capacity the
+    /// caller reserved). A single contiguous chunk is encrypted in one pass from the
+    /// caller's bytes into the record buffer (its room zero-filled first, a store-only
+    /// pass, instead of a copy of the plaintext that is then encrypted in place); several
+    /// chunks are copied in and encrypted in place.
+    pub(crate) fn seal_chunks(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        payload: &mut PrefixedPayload,
+        plaintext: &OutboundChunks<'_>,
+    ) -> Result<(), Error> {
+        let from = payload.as_ref().len();
+        match *plaintext {
+            OutboundChunks::Single(chunk) => {
+                payload.extend(core::iter::repeat_n(&0u8, chunk.len() + TAG_LEN));
+                self.gcm
+                    .encrypt_into(nonce, chunk, aad, &mut payload.as_mut()[from..])
+                    .map_err(|_| Error::EncryptError)
+            }
+            OutboundChunks::Multiple { .. } => {
+                payload.extend_from_chunks(plaintext);
+                self.seal_appending_tag(nonce, aad, payload, from)
+            }
+        }
     }
 }
 

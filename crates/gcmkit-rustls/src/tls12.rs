@@ -86,12 +86,11 @@ impl MessageEncrypter for Tls12Encrypter {
         let total_len = self.encrypted_payload_len(msg.payload.len());
         let nonce = self.0.nonce(seq);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
-        // explicit nonce || body || tag, with room for the tag up front.
+        // explicit nonce || body || tag, with room for all of it up front.
         let mut payload = PrefixedPayload::with_capacity(total_len);
         payload.extend_from_slice(&nonce[SALT_LEN..]);
-        payload.extend_from_chunks(&msg.payload);
         self.0
-            .seal_appending_tag(&nonce, &aad, &mut payload, EXPLICIT_LEN)?;
+            .seal_chunks(&nonce, &aad, &mut payload, &msg.payload)?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use common::*;
 use ring::aead::{self, Aad, LessSafeKey, Nonce as RingNonce, UnboundKey};
 use rustls::crypto::cipher::{
-    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, OutboundChunks, OutboundPlainMessage,
+    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundChunks,
+    OutboundPlainMessage,
 };
 use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion, SupportedCipherSuite};
 
@@ -78,6 +79,60 @@ fn plain(data: &[u8]) -> OutboundPlainMessage<'_> {
     }
 }
 
+/// The same plaintext as `OutboundChunks::Multiple` in a few shapes: cut at `cuts`, with
+/// `lead` extra bytes before the range and `tail` after it (the cursors skip them).
+fn multi_chunk_cases(data: &[u8]) -> Vec<(Vec<Vec<u8>>, usize, usize)> {
+    let n = data.len();
+    let mut cases = Vec::new();
+    for cuts in [
+        vec![],
+        vec![0],
+        vec![n],
+        vec![n / 2],
+        vec![1, n / 3, n.saturating_sub(1)],
+    ] {
+        for (lead, tail) in [(0usize, 0usize), (3, 0), (0, 5), (17, 2)] {
+            let mut owned = vec![pattern(lead, 0xee)];
+            let mut at = 0;
+            for &c in cuts.iter().filter(|&&c| c <= n) {
+                let c = c.max(at);
+                owned.push(data[at..c].to_vec());
+                at = c;
+            }
+            owned.push(data[at..].to_vec());
+            owned.push(pattern(tail, 0xdd));
+            cases.push((owned, lead, lead + n));
+        }
+    }
+    cases
+}
+
+/// Encrypts `data` as one chunk and as every multi-chunk shape: all give the same record.
+fn assert_chunk_shapes_agree(enc: &mut dyn MessageEncrypter, data: &[u8], seq: u64) -> Vec<u8> {
+    let single = enc.encrypt(plain(data), seq).unwrap().encode();
+    for (owned, start, end) in multi_chunk_cases(data) {
+        let chunks: Vec<&[u8]> = owned.iter().map(|c| &c[..]).collect();
+        let msg = OutboundPlainMessage {
+            typ: ContentType::ApplicationData,
+            version: ProtocolVersion::TLSv1_2,
+            payload: OutboundChunks::Multiple {
+                chunks: &chunks,
+                start,
+                end,
+            },
+        };
+        assert_eq!(msg.payload.len(), data.len());
+        let multi = enc.encrypt(msg, seq).unwrap().encode();
+        assert!(
+            multi == single,
+            "{} bytes in {} chunks",
+            data.len(),
+            chunks.len()
+        );
+    }
+    single
+}
+
 /// Decrypts the record body `payload` with gcmkit; Ok((type, plaintext)) or rustls's error.
 fn open(
     dec: &mut dyn MessageDecrypter,
@@ -132,6 +187,27 @@ mod tls13 {
                     usize::from(u16::from_be_bytes([wire[3], wire[4]])),
                     n + 1 + TAG
                 );
+                let mut body = wire[5..].to_vec();
+                let n_ = RingNonce::assume_unique_for_key(nonce(&k.iv, seq));
+                let inner = k
+                    .independent
+                    .open_in_place(n_, Aad::from(&wire[..5]), &mut body)
+                    .unwrap_or_else(|_| panic!("{:?}: {n} bytes", suite.suite()));
+                assert_eq!(inner, [&data[..], &[0x17]].concat());
+            }
+        });
+    }
+
+    /// Multi-chunk payloads (rustls's `OutboundChunks::Multiple`, cursors included) give
+    /// the same record as one chunk, and it opens with the independent AES-GCM.
+    #[test]
+    fn multi_chunk_records_match_single_chunk_records() {
+        each_suite(|suite, mut k| {
+            let mut enc = aead(suite).encrypter(k.for_encrypter.take().unwrap(), Iv::from(k.iv));
+            for (seq, &n) in SIZES.iter().enumerate() {
+                let seq = seq as u64 + 40;
+                let data = pattern(n, 5);
+                let wire = assert_chunk_shapes_agree(&mut *enc, &data, seq);
                 let mut body = wire[5..].to_vec();
                 let n_ = RingNonce::assume_unique_for_key(nonce(&k.iv, seq));
                 let inner = k
@@ -281,6 +357,32 @@ mod tls12 {
                     .independent
                     .open_in_place(
                         RingNonce::assume_unique_for_key(expected_nonce),
+                        Aad::from(aad(seq, 0x17, n)),
+                        &mut body,
+                    )
+                    .unwrap_or_else(|_| panic!("{:?}: {n} bytes", suite.suite()));
+                assert_eq!(inner, &data[..]);
+            }
+        });
+    }
+
+    /// Multi-chunk payloads give the same record as one chunk (which is encrypted straight
+    /// from the caller's bytes), and it opens with the independent AES-GCM.
+    #[test]
+    fn multi_chunk_records_match_single_chunk_records() {
+        each_suite(|suite, mut k| {
+            let mut enc =
+                aead(suite).encrypter(k.for_encrypter.take().unwrap(), &k.iv[..4], &k.iv[4..]);
+            for (seq, &n) in SIZES.iter().enumerate() {
+                let seq = seq as u64 + 40;
+                let data = pattern(n, 6);
+                let wire = assert_chunk_shapes_agree(&mut *enc, &data, seq);
+                assert_eq!(wire.len(), 5 + 8 + n + TAG);
+                let mut body = wire[13..].to_vec();
+                let inner = k
+                    .independent
+                    .open_in_place(
+                        RingNonce::assume_unique_for_key(nonce(&k.iv, seq)),
                         Aad::from(aad(seq, 0x17, n)),
                         &mut body,
                     )
