@@ -177,7 +177,10 @@ impl<'k> Stream<'k> {
             self.ctr = e.ctr_and_hash(
                 &k.aes,
                 &k.h,
-                (self.kind, self.ctr),
+                crate::engine::CtrStart {
+                    kind: self.kind,
+                    block: self.ctr,
+                },
                 &mut self.acc,
                 run,
                 what,

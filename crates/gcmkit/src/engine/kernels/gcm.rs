@@ -4,14 +4,12 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
-use super::ctr::{ctr_xor_io, Ctr};
-use super::ghash::{
-    absorb_padded, hash_batch, hash_block, hash_update, kara_ptr, load_block, load_elem, power_ptr,
-    Sums,
-};
-use super::{Hash, Io};
+use super::ctr::{ctr_xor_io, xor_keystream, Ctr};
+use super::ghash::{absorb_padded, hash_batch, hash_block, hash_update, load_block, load_elem};
+use super::ghash::{Sums, Table};
+use super::{xor_vectors, Hash};
 use crate::aes::RoundKeys;
-use crate::engine::Counter;
+use crate::engine::{Counter, CtrStart, Data};
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
@@ -21,84 +19,83 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 
 /// Whole AES-GCM of a small input: E(K, Y0) and the keystream in one AES batch, then
 /// GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns the full tag.
-/// From `io.src` into `io.dst` (or in place): a separate destination costs no copy first.
-/// The caller guarantees `io.len <= SMALL_DATA` and
-/// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`, and `key` is a GHASH key.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `io.len <= SMALL_DATA` and `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`.
+/// From the source into the destination (or in place): a separate destination costs no
+/// copy first. The caller guarantees `io.len() <= SMALL_DATA` and
+/// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`, and `key` is a GHASH key (larger
+/// inputs are an internal error: a panic on a slice bound, never memory outside them).
 #[inline(always)]
-pub(crate) unsafe fn gcm_small<V: Simd>(
+pub(crate) fn gcm_small<V: Simd>(
+    cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
     y0: u128,
     aad: &[u8],
-    io: Io,
+    io: Data<'_>,
     decrypt: bool,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        // Y0 arrives in registers (its little-endian bytes): the caller built it with two
-        // 8-byte stores, and a 16-byte load of those cannot be store-forwarded, which
-        // stalled the start of the AES chain of every small message.
-        let y0 = &y0.to_le_bytes();
-        // E(K, Y0) and the keystream, counters built in registers (no store-to-load
-        // round trip through memory), as many AES chains as blocks.
-        match io.len.div_ceil(16) + 1 {
-            1 => small::<V, 1>((rk, key), y0, aad, io, decrypt),
-            2 => small::<V, 2>((rk, key), y0, aad, io, decrypt),
-            3 | 4 => small::<V, 4>((rk, key), y0, aad, io, decrypt),
-            _ => small::<V, 8>((rk, key), y0, aad, io, decrypt),
-        }
+    // Y0 arrives in registers (its little-endian bytes): the caller built it with two
+    // 8-byte stores, and a 16-byte load of those cannot be store-forwarded, which
+    // stalled the start of the AES chain of every small message.
+    let y0 = y0.to_le_bytes();
+    // E(K, Y0) and the keystream, counters built in registers (no store-to-load
+    // round trip through memory), as many AES chains as blocks.
+    match io.len().div_ceil(16) + 1 {
+        1 => small::<V, 1>(cpu, rk, key, y0, aad, io, decrypt),
+        2 => small::<V, 2>(cpu, rk, key, y0, aad, io, decrypt),
+        3 | 4 => small::<V, 4>(cpu, rk, key, y0, aad, io, decrypt),
+        _ => small::<V, 8>(cpu, rk, key, y0, aad, io, decrypt),
     }
 }
 
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). as for `gcm_small`.
+/// [`gcm_small`] with N AES chains (E(K, Y0) and N - 1 keystream blocks).
 #[inline(always)]
-unsafe fn small<V: Simd, const N: usize>(
-    (rk, key): (&RoundKeys, &HashKey),
-    y0: &[u8; 16],
+fn small<V: Simd, const N: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: [u8; 16],
     aad: &[u8],
-    io: Io,
+    mut io: Data<'_>,
     decrypt: bool,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        // Only AES-GCM calls this kernel: the flavor is a constant, not a branch per block.
-        let flavor = Flavor::Ghash;
-        let ks = keys::<V::Block>(rk);
-        let mut c = Ctr::<V::Block>::new(y0, Counter::Be32);
-        let mut s = [V::Block::zero(); N];
-        for x in s.iter_mut() {
-            *x = c.take();
-        }
-        aes_n(&ks, &mut s);
-        // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-        // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-        // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-        // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-        // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
-        // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
-        // from the caller's slices (block b times H^(k-b)), one reduction.
-        let k = aad.len().div_ceil(16) + io.len.div_ceil(16) + 1;
-        let (h, hk) = (power_ptr(key, k), kara_ptr(key, k));
-        let mut sums = Sums::<V::Block>::zero();
-        let mut next = 0;
-        absorb_padded::<V>(&mut sums, aad, h, hk, &mut next, flavor);
-        if decrypt {
-            absorb_padded::<V>(&mut sums, io.src_slice(), h, hk, &mut next, flavor);
-        }
-        super::ctr::xor_keystream_io::<V>(io, &s[1..]);
-        if !decrypt {
-            absorb_padded::<V>(&mut sums, io.dst_slice(), h, hk, &mut next, flavor);
-        }
-        let len = crate::spec::gcm::length_block(aad.len() as u64, io.len as u64);
-        absorb_padded::<V>(&mut sums, &len, h, hk, &mut next, flavor);
-        let mut mask = [0u8; 16];
-        s[0].store(mask.as_mut_ptr());
-        crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
+    let bc = V::block_cpu(cpu);
+    // Only AES-GCM calls this kernel: the flavor is a constant, not a branch per block.
+    let flavor = Flavor::Ghash;
+    let ks = keys::<V::Block>(bc, rk);
+    let start = CtrStart {
+        kind: Counter::Be32,
+        block: y0,
+    };
+    let mut c = Ctr::<V::Block>::new(bc, start);
+    let mut s = [V::Block::zero(bc); N];
+    for x in s.iter_mut() {
+        *x = c.take();
     }
+    aes_n(&ks, &mut s);
+    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
+    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
+    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
+    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
+    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
+    // from the caller's slices (block b times H^(k-b)), one reduction.
+    let k = aad.len().div_ceil(16) + io.len().div_ceil(16) + 1;
+    let table = Table::last(key, k);
+    let mut sums = Sums::<V::Block>::zero(bc);
+    let mut next = 0;
+    absorb_padded::<V>(cpu, &mut sums, aad, table, &mut next, flavor);
+    if decrypt {
+        absorb_padded::<V>(cpu, &mut sums, io.src(), table, &mut next, flavor);
+    }
+    xor_keystream::<V>(cpu, io.reborrow(), &s[1..]);
+    if !decrypt {
+        absorb_padded::<V>(cpu, &mut sums, io.output(), table, &mut next, flavor);
+    }
+    let len = crate::spec::gcm::length_block(aad.len() as u64, io.len() as u64);
+    absorb_padded::<V>(cpu, &mut sums, &len, table, &mut next, flavor);
+    let mut mask = [0u8; 16];
+    s[0].store(&mut mask);
+    crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
 }
 
 /// Whole AES-GCM of any length in one kernel call: GHASH of the AAD, the stitched
@@ -107,143 +104,141 @@ unsafe fn small<V: Simd, const N: usize>(
 /// and the dispatch around each) saves their set-ups: AES-128-GCM at 576 B and 1500 B went
 /// from 0.86-0.96x to about 1.05-1.15x AWS-LC (`gcmkit-bench focus`, same run).
 /// Returns the full tag (GHASH xor E(K, Y0)).
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    kind: Counter,
-    y0: &[u8; 16],
+    y0: CtrStart,
     aad: &[u8],
-    io: Io,
+    io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        // E(K, Y0) first: independent of everything else, it overlaps the hashing.
-        // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
-        let mut mask = [V::Block::load(y0.as_ptr())];
-        let mask_keys = keys::<V::Block>(rk);
-        aes_n(&mask_keys, &mut mask);
-        let mut acc = 0u128;
-        hash_update::<V, MAXW>(key, &mut acc, aad);
-        stitched::<V, N, MAXW>(rk, key, kind, kind.add(y0, 1), &mut acc, io, what);
-        let len = crate::spec::gcm::length_block(aad.len() as u64, io.len as u64);
-        let a = hash_block(
-            key,
-            V::Block::from_u128(acc),
-            load_block::<V::Block>(len.as_ptr(), 16, key.flavor),
-        );
-        let mut e = [0u8; 16];
-        mask[0].store(e.as_mut_ptr());
-        crate::spec::gcm::tag_from_ghash(a.to_u128(), &e)
-    }
+    let bc = V::block_cpu(cpu);
+    // E(K, Y0) first: independent of everything else, it overlaps the hashing.
+    // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
+    let mut mask = [V::Block::load(bc, &y0.block)];
+    let mask_keys = keys::<V::Block>(bc, rk);
+    aes_n(&mask_keys, &mut mask);
+    let mut acc = 0u128;
+    hash_update::<V, MAXW>(cpu, key, &mut acc, aad);
+    let len = io.len();
+    let first = CtrStart {
+        kind: y0.kind,
+        block: y0.kind.add(&y0.block, 1),
+    };
+    stitched::<V, N, MAXW>(cpu, rk, key, first, &mut acc, io, what);
+    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
+    let a = hash_block(
+        key,
+        V::Block::from_u128(bc, acc),
+        load_block::<V::Block>(bc, &lb, key.flavor),
+    );
+    let mut e = [0u8; 16];
+    mask[0].store(&mut e);
+    crate::spec::gcm::tag_from_ghash(a.to_u128(), &e)
 }
 
-/// CTR over `data` in place with the GHASH/POLYVAL of the input or output absorbed into
-/// `acc`, N vectors per batch, AES and CLMUL interleaved. Returns the next counter.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
+/// CTR over the data with the GHASH/POLYVAL of the input or output absorbed into `acc`,
+/// N vectors per batch, AES and CLMUL interleaved. Returns the next counter.
 #[inline(always)]
-pub(crate) unsafe fn stitched<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    kind: Counter,
-    ctr: [u8; 16],
+    start: CtrStart,
     acc: &mut u128,
-    io: Io,
+    mut io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        let wblocks = N * V::LANES;
-        let (vb, wb) = (16 * V::LANES, 16 * wblocks);
-        let batches = io.len / wb;
-        if key.count < wblocks || batches < 2 {
-            // Short input: the two passes back to back.
-            return hashed_around::<V, N, MAXW>(rk, key, (kind, ctr), acc, io, what);
-        }
-        let ks = keys::<V>(rk);
-        let mut hpow = [V::zero(); N];
-        let mut hkar = [V::zero(); N];
-        for j in 0..N {
-            hpow[j] = V::load(power_ptr(key, wblocks).add(vb * j));
-            hkar[j] = V::load(kara_ptr(key, wblocks).add(vb * j));
-        }
-        let mut c = Ctr::<V>::new(&ctr, kind);
-        let args = (&ks, key, &hpow, &hkar, io, batches, what);
-        let mut a = match ks.rounds {
-            10 => batch_loop::<V, N, 10>(args, &mut c, V::Block::from_u128(*acc)),
-            12 => batch_loop::<V, N, 12>(args, &mut c, V::Block::from_u128(*acc)),
-            _ => batch_loop::<V, N, 14>(args, &mut c, V::Block::from_u128(*acc)),
-        };
-        // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-        // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-        // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-        // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-        // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
-        if what == Hash::Output {
-            a = hash_batch::<V>(key, a, io.dst.add((batches - 1) * wb), wblocks);
-        }
-        *acc = a.to_u128();
-        let done = batches * wb;
-        let next = kind.add(&ctr, (done / 16) as u32);
-        hashed_around::<V, N, MAXW>(rk, key, (kind, next), acc, io.skip(done), what)
+    let wblocks = N * V::LANES;
+    let wb = 16 * wblocks;
+    let batches = io.len() / wb;
+    if key.count < wblocks || batches < 2 {
+        // Short input: the two passes back to back.
+        return hashed_around::<V, N, MAXW>(cpu, rk, key, start, acc, io, what);
     }
+    let ks = keys::<V>(cpu, rk);
+    let table = Table::last(key, wblocks);
+    let mut hpow = [V::zero(cpu); N];
+    let mut hkar = [V::zero(cpu); N];
+    for j in 0..N {
+        hpow[j] = V::load_elems(cpu, &table.h[V::LANES * j..]);
+        hkar[j] = V::load_elems(cpu, &table.kara[V::LANES * j..]);
+    }
+    let mut c = Ctr::<V>::new(cpu, start);
+    let run = Stitch {
+        ks: &ks,
+        flavor: key.flavor,
+        hpow: &hpow,
+        hkar: &hkar,
+        batches,
+        what,
+    };
+    let a0 = V::Block::from_u128(V::block_cpu(cpu), *acc);
+    let mut a = match ks.rounds {
+        10 => batch_loop::<V, N, 10>(&run, io.reborrow(), &mut c, a0),
+        12 => batch_loop::<V, N, 12>(&run, io.reborrow(), &mut c, a0),
+        _ => batch_loop::<V, N, 14>(&run, io.reborrow(), &mut c, a0),
+    };
+    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
+    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
+    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
+    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
+    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    let done = batches * wb;
+    if what == Hash::Output {
+        a = hash_batch::<V>(cpu, key, a, &io.output()[done - wb..], wblocks);
+    }
+    *acc = a.to_u128();
+    let next = CtrStart {
+        kind: start.kind,
+        block: start.kind.add(&start.block, (done / 16) as u32),
+    };
+    hashed_around::<V, N, MAXW>(cpu, rk, key, next, acc, io.tail(done), what)
 }
 
 /// Counter mode and the hash as two passes: the input hashed before the keystream is
 /// applied (GCM decryption) or the output after (encryption); for inputs too short to
 /// stitch and for the tail after the stitched batches (as `engine::portable`'s
 /// `hashed_around`). Returns the next counter.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
 #[inline(always)]
-unsafe fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
+fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    (kind, ctr): (Counter, [u8; 16]),
+    start: CtrStart,
     acc: &mut u128,
-    io: Io,
+    mut io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        if what == Hash::Input {
-            hash_update::<V, MAXW>(key, acc, io.src_slice());
-        }
-        let next = ctr_xor_io::<V, N>(rk, kind, ctr, io);
-        if what == Hash::Output {
-            hash_update::<V, MAXW>(key, acc, io.dst_slice());
-        }
-        next
+    if what == Hash::Input {
+        hash_update::<V, MAXW>(cpu, key, acc, io.src());
     }
+    let next = ctr_xor_io::<V, N>(cpu, rk, start, io.reborrow());
+    if what == Hash::Output {
+        hash_update::<V, MAXW>(cpu, key, acc, io.output());
+    }
+    next
 }
 
-/// Borrowed state of one stitched run: keys, hash key, the batch's powers and Karatsuba
-/// helpers, the data, the batch count and what to hash.
-type LoopArgs<'a, V, const N: usize> = (
-    &'a Keys<V>,
-    &'a HashKey,
-    &'a [V; N],
-    &'a [V; N],
-    Io<'a>,
-    usize,
-    Hash,
-);
+/// What one stitched run reads: the round keys, the field flavor, the batch's powers and
+/// Karatsuba helpers, the batch count and what to hash.
+struct Stitch<'a, V, const N: usize> {
+    ks: &'a Keys<V>,
+    flavor: Flavor,
+    hpow: &'a [V; N],
+    hkar: &'a [V; N],
+    batches: usize,
+    what: Hash,
+}
 
-/// The stitched batches with the AES round count `R` fixed at compile time.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `args.4` (the data) holds at least `args.5` whole batches.
+/// The stitched batches with the AES round count `R` fixed at compile time; `io` holds at
+/// least `run.batches` whole batches.
 #[inline(always)]
-unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
-    args: LoopArgs<'_, V, N>,
+fn batch_loop<V: Simd, const N: usize, const R: usize>(
+    run: &Stitch<'_, V, N>,
+    mut io: Data<'_>,
     c: &mut Ctr<V>,
     mut a: V::Block,
 ) -> V::Block {
@@ -254,60 +249,56 @@ unsafe fn batch_loop<V: Simd, const N: usize, const R: usize>(
             "every hashed vector needs an AES round to hide behind"
         )
     };
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        let (ks, key, hpow, hkar, io, batches, what) = args;
-        let vb = 16 * V::LANES;
-        let wb = vb * N;
-        for b in 0..batches {
-            let off = b * wb;
-            // The N vectors this batch hashes: its own input, or the previous batch's output.
-            let src: Option<*const u8> = match what {
-                Hash::Input => Some(io.src.add(off)),
-                Hash::Output if b > 0 => Some(io.dst.add(off - wb) as *const u8),
-                Hash::Output => None,
-            };
-            let mut s = c.take_batch::<N>(ks.k[0]);
-            // Rounds 1..=N each carry one vector of hashing (R > N, asserted above); products
-            // are summed in pairs with three-input XORs.
-            let mut sums = Sums::<V>::zero();
-            let mut pending = Sums::<V>::zero();
-            for j in 0..N {
-                let k = ks.k[j + 1];
-                for x in s.iter_mut() {
-                    *x = x.aesenc(k);
-                }
-                if let Some(src) = src {
-                    let mut x = load_elem::<V>(src.add(vb * j), key.flavor);
-                    if j == 0 {
-                        x = x.xor(V::from_lane0(a));
-                    }
-                    let p = Sums::product(x, hpow[j], hkar[j]);
-                    match j {
-                        1 => sums = Sums::sum2(pending, p),
-                        _ if j % 2 == 1 => sums.add2(pending, p),
-                        _ if j == N - 1 => sums.add(p),
-                        _ => pending = p,
-                    }
-                }
+    let ks = run.ks;
+    let cpu = ks.k[0].cpu();
+    let vb = 16 * V::LANES;
+    let wb = vb * N;
+    for b in 0..run.batches {
+        let off = b * wb;
+        // The N vectors this batch hashes: its own input, or the previous batch's output.
+        let src: Option<&[u8]> = match run.what {
+            Hash::Input => Some(&io.src()[off..off + wb]),
+            Hash::Output if b > 0 => Some(&io.output()[off - wb..off]),
+            Hash::Output => None,
+        };
+        let mut s = c.take_batch::<N>(ks.k[0]);
+        // Rounds 1..=N each carry one vector of hashing (R > N, asserted above); products
+        // are summed in pairs with three-input XORs.
+        let mut sums = Sums::<V>::zero(cpu);
+        let mut pending = Sums::<V>::zero(cpu);
+        for j in 0..N {
+            let k = ks.k[j + 1];
+            for x in s.iter_mut() {
+                *x = x.aesenc(k);
             }
-            for r in N + 1..R {
-                let k = ks.k[r];
-                for x in s.iter_mut() {
-                    *x = x.aesenc(k);
+            if let Some(src) = src {
+                let mut x = load_elem::<V>(cpu, &src[vb * j..], run.flavor);
+                if j == 0 {
+                    x = x.xor(V::from_lane0(cpu, a));
                 }
-            }
-            if src.is_some() {
-                a = sums.reduce();
-            }
-            let k = ks.k[R];
-            for (j, x) in s.iter().enumerate() {
-                let o = off + vb * j;
-                V::load(io.src.add(o))
-                    .xor(x.aesenclast(k))
-                    .store(io.dst.add(o));
+                let p = Sums::product(x, run.hpow[j], run.hkar[j]);
+                match j {
+                    1 => sums = Sums::sum2(pending, p),
+                    _ if j % 2 == 1 => sums.add2(pending, p),
+                    _ if j == N - 1 => sums.add(p),
+                    _ => pending = p,
+                }
             }
         }
-        a
+        for r in N + 1..R {
+            let k = ks.k[r];
+            for x in s.iter_mut() {
+                *x = x.aesenc(k);
+            }
+        }
+        if src.is_some() {
+            a = sums.reduce();
+        }
+        let k = ks.k[R];
+        for x in s.iter_mut() {
+            *x = x.aesenclast(k);
+        }
+        xor_vectors(io.range(off, wb), &s);
     }
+    a
 }
