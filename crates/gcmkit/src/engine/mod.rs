@@ -469,7 +469,7 @@ impl Kernels {
         dispatch!(
             self,
             crate::aes::soft::encrypt_blocks(keys, blocks),
-            |m, cpu| { m::encrypt_blocks(cpu, keys, blocks) }
+            |m, cpu| m::encrypt_blocks(cpu, keys, blocks)
         )
     }
 

@@ -211,49 +211,50 @@ impl<'a> Table<'a> {
 }
 
 /// Hashes the `k` (1 <= k <= key.count) whole blocks of `src` into `acc` with one
-/// reduction.
+/// reduction (`flavor` is the key's, passed on so that a caller can make it a constant).
 #[inline(always)]
 pub(super) fn hash_batch<V: Simd>(
     cpu: V::Cpu,
     key: &HashKey,
+    flavor: Flavor,
     acc: V::Block,
     src: &[u8],
     k: usize,
 ) -> V::Block {
-    let (l, bc) = (V::LANES, V::block_cpu(cpu));
+    let bc = V::block_cpu(cpu);
     let t = Table::last(key, k);
     let (src, h, hk) = (&src[..16 * k], &t.h[..k], &t.kara[..k]);
-    // Whole vectors first (acc added into the first), then single blocks.
-    let wide_blocks = k / l * l;
-    let (ws, rs) = src.split_at(16 * wide_blocks);
-    let (wh, rh) = h.split_at(wide_blocks);
-    let (wk, rk) = hk.split_at(wide_blocks);
+    // Whole vectors first (acc added into the first), then single blocks. Index loops
+    // over slices cut to `k` blocks: the bounds checks fold, and the compiler unrolls the
+    // vector loop (an iterator `zip` of `chunks_exact` was not unrolled, and GMAC at
+    // 1500 B-16 KiB measured 5-9 % slower on AVX2).
+    let mut i = 0;
     let mut wide = Sums::<V>::zero(cpu);
     let mut first = acc;
-    let mut vectors = ws
-        .chunks_exact(16 * l)
-        .zip(wh.chunks_exact(l).zip(wk.chunks_exact(l)));
-    if let Some((x, (hh, kk))) = vectors.next() {
-        let x = load_elem::<V>(cpu, x, key.flavor).xor(V::from_lane0(cpu, acc));
-        wide.mul_add(x, V::load_elems(cpu, hh), V::load_elems(cpu, kk));
+    if k >= V::LANES {
+        let x = load_elem::<V>(cpu, src, flavor).xor(V::from_lane0(cpu, acc));
+        wide.mul_add(x, V::load_elems(cpu, h), V::load_elems(cpu, hk));
+        i = V::LANES;
         first = V::Block::zero(bc);
-        for (x, (hh, kk)) in vectors {
+        while i + V::LANES <= k {
             wide.mul_add(
-                load_elem::<V>(cpu, x, key.flavor),
-                V::load_elems(cpu, hh),
-                V::load_elems(cpu, kk),
+                load_elem::<V>(cpu, &src[16 * i..], flavor),
+                V::load_elems(cpu, &h[i..]),
+                V::load_elems(cpu, &hk[i..]),
             );
+            i += V::LANES;
         }
     }
     let mut s = wide.fold();
-    for (x, (hh, kk)) in rs.chunks_exact(16).zip(rh.iter().zip(rk)) {
-        let x = load_elem::<V::Block>(bc, x, key.flavor).xor(first);
+    while i < k {
+        let x = load_elem::<V::Block>(bc, &src[16 * i..], flavor).xor(first);
         first = V::Block::zero(bc);
         s.mul_add(
             x,
-            V::Block::from_u128(bc, *hh),
-            V::Block::from_u128(bc, *kk),
+            V::Block::from_u128(bc, h[i]),
+            V::Block::from_u128(bc, hk[i]),
         );
+        i += 1;
     }
     s.reduce()
 }
@@ -280,18 +281,34 @@ pub(crate) fn hash_update<V: Simd, const MAXW: usize>(
     acc: &mut u128,
     data: &[u8],
 ) {
+    // The flavor matched once, outside the loops, so each loop has it as a constant.
+    match key.flavor {
+        Flavor::Ghash => hash_update_as::<V, MAXW>(cpu, key, Flavor::Ghash, acc, data),
+        Flavor::Polyval => hash_update_as::<V, MAXW>(cpu, key, Flavor::Polyval, acc, data),
+    }
+}
+
+/// [`hash_update`] for the key's flavor, given.
+#[inline(always)]
+fn hash_update_as<V: Simd, const MAXW: usize>(
+    cpu: V::Cpu,
+    key: &HashKey,
+    flavor: Flavor,
+    acc: &mut u128,
+    data: &[u8],
+) {
     let w = MAXW.min(key.count);
     let mut a = V::Block::from_u128(V::block_cpu(cpu), *acc);
     let full = data.len() / 16;
     let mut done = 0;
     while done < full {
         let k = (full - done).min(w);
-        a = hash_batch::<V>(cpu, key, a, &data[16 * done..], k);
+        a = hash_batch::<V>(cpu, key, flavor, a, &data[16 * done..], k);
         done += k;
     }
     let tail = &data[16 * full..];
     if !tail.is_empty() {
-        a = hash_block(key, a, load_block::<V>(cpu, tail, key.flavor));
+        a = hash_block(key, a, load_block::<V>(cpu, tail, flavor));
     }
     *acc = a.to_u128();
 }
