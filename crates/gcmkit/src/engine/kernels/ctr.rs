@@ -22,8 +22,19 @@ pub(super) struct Ctr<V> {
 impl<V: Simd> Ctr<V> {
     #[inline(always)]
     pub(super) fn new(cpu: V::Cpu, start: CtrStart) -> Self {
-        let be = start.kind != Counter::Le32;
-        let mut c = V::Block::load(V::block_cpu(cpu), &start.block);
+        Self::from_block(
+            cpu,
+            V::Block::load(V::block_cpu(cpu), &start.block),
+            start.kind,
+        )
+    }
+
+    /// From the first counter block already in a register (the fused AES-GCM-SIV kernel's
+    /// counter, made from its tag in registers).
+    #[inline(always)]
+    pub(super) fn from_block(cpu: V::Cpu, first: V::Block, kind: Counter) -> Self {
+        let be = kind != Counter::Le32;
+        let mut c = first;
         if be {
             c = c.bswap();
         }
@@ -31,7 +42,7 @@ impl<V: Simd> Ctr<V> {
             next: V::broadcast(cpu, c).add32(V::lane_offsets(cpu)),
             step: V::splat_dword0(cpu, V::LANES as i32),
             be,
-            public: start.kind == Counter::Be32Public,
+            public: kind == Counter::Be32Public,
             low: c.dword0(),
         }
     }
@@ -97,16 +108,28 @@ pub(crate) fn ctr_xor_io<V: Simd, const N: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     start: CtrStart,
-    mut io: Data<'_>,
+    io: Data<'_>,
 ) -> [u8; 16] {
     let ks = keys::<V>(cpu, rk);
-    let mut c = Ctr::<V>::new(cpu, start);
+    let len = io.len();
+    ctr_xor_keys::<V, N>(&ks, Ctr::<V>::new(cpu, start), io);
+    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
+    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
+    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
+    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
+    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    start.kind.add(&start.block, len.div_ceil(16) as u32)
+}
+
+/// [`ctr_xor_io`] with the round keys already in registers and the counter set up.
+#[inline(always)]
+pub(super) fn ctr_xor_keys<V: Simd, const N: usize>(ks: &Keys<V>, mut c: Ctr<V>, mut io: Data<'_>) {
     let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
     let len = io.len();
     let batches = len / wb;
     for b in 0..batches {
         let mut s = c.take_batch::<N>(ks.k[0]);
-        aes_n_whitened(&ks, &mut s);
+        aes_n_whitened(ks, &mut s);
         xor_vectors(io.range(b * wb, wb), &s);
     }
     // The rest (less than a batch) as one group of G independent AES chains, G the
@@ -116,17 +139,11 @@ pub(crate) fn ctr_xor_io<V: Simd, const N: usize>(
     let rest = io.tail(batches * wb);
     match rest.len().div_ceil(vb) {
         0 => {}
-        1 => ctr_group::<V, 1>(&ks, &mut c, rest),
-        2 => ctr_group::<V, 2>(&ks, &mut c, rest),
-        3 | 4 => ctr_group::<V, 4>(&ks, &mut c, rest),
-        _ => ctr_group::<V, 8>(&ks, &mut c, rest),
+        1 => ctr_group::<V, 1>(ks, &mut c, rest),
+        2 => ctr_group::<V, 2>(ks, &mut c, rest),
+        3 | 4 => ctr_group::<V, 4>(ks, &mut c, rest),
+        _ => ctr_group::<V, 8>(ks, &mut c, rest),
     }
-    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
-    start.kind.add(&start.block, len.div_ceil(16) as u32)
 }
 
 /// dst = src xor the next G vectors of keystream, for `io.len()` <= 16·LANES·G bytes (the

@@ -4,7 +4,7 @@
 
 use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
-use super::ctr::{ctr_xor_io, xor_keystream, Ctr};
+use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
 use super::ghash::{absorb_padded, load_block, powers, Sums, Table};
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
@@ -45,37 +45,63 @@ pub(crate) fn siv_small<V: Simd>(
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
     let bc = V::block_cpu(cpu);
-    // DeriveKey (RFC 8452 sec. 4; inputs and split in `spec::rfc8452`): all six blocks as
-    // independent chains (AES-128 uses 4, AES-192 5; in parallel the rest cost no latency).
-    let mut blocks = rfc8452::derive_key_inputs(nonce);
-    let mut d = [B::<V>::zero(bc); 6];
-    for (x, b) in d.iter_mut().zip(blocks.iter()) {
-        *x = B::<V>::load(bc, b);
+    // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
+    // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
+    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
+    // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
+    // (about 15 cycles each, five of them on the chain); with the register key schedule
+    // and block-wide CTR, AES-256-GCM-SIV at 16 B went from about 550 to about 400 cycles
+    // (docs/perf/cycles-intel-f6-m207.md).
+    //
+    // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
+    // AES-192 5; in parallel the rest cost no latency).
+    let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
+    let mut d = [first; 6];
+    for (i, x) in d.iter_mut().enumerate().skip(1) {
+        *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
     }
-    // What is wiped here, and what is not: every copy this kernel writes to memory
-    // (the DeriveKey blocks, the key bytes, the expanded derived key, the power
-    // tables, which are indexed and so live on the stack). Vectors that live in
-    // registers (`d`, the broadcast round keys of both keys) are not: a volatile
-    // wipe of them only gives them a stack home to write zeros to, and never reaches
-    // a register spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV
-    // 16 B: commit message, measured). The long-term key's copies follow `gcm_small`'s
-    // rule (the key object zeroizes its own `RoundKeys`).
+    // What is wiped here, and what is not: every copy this kernel writes to memory (the
+    // power tables, which are indexed and so live on the stack; the expanded key where a
+    // backend has no register schedule). Vectors and integers that live in registers
+    // (`d`, the derived keys, the round keys of both keys) are not: a volatile wipe of
+    // them only gives them a stack home to write zeros to, and never reaches a register
+    // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
+    // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
+    // object zeroizes its own `RoundKeys`).
     let kgk_keys = keys::<B<V>>(bc, kgk);
     aes_n(&kgk_keys, &mut d);
-    for (x, b) in d.iter().zip(blocks.iter_mut()) {
-        x.store(b);
+    let mut out = [0u128; 6];
+    for (o, x) in out.iter_mut().zip(d.iter()) {
+        *o = x.to_u128();
     }
-    let (mut auth, mut enc) = rfc8452::derived_keys(&blocks);
-    crate::secret::wipe::wipe(&mut blocks);
-    let h = B::<V>::from_u128(bc, u128::from_le_bytes(auth));
-    crate::secret::wipe::wipe(core::slice::from_mut(&mut auth));
+    let (auth, enc_lo, enc_hi) = rfc8452::derived_keys_u128(&out);
+    let h = B::<V>::from_u128_computed(bc, auth);
     let enc_len = rfc8452::enc_key_len(kgk.key_bits());
-    let mut rk = RoundKeys::empty();
-    let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
-    // 16 bytes per volatile store (`wipe` on a byte slice is 32 byte stores).
-    crate::secret::wipe::wipe_bytes(&mut enc);
-    expanded?;
-    let ek = keys::<B<V>>(bc, &rk);
+    let lo = B::<V>::from_u128_computed(bc, enc_lo);
+    let hi = B::<V>::from_u128_computed(bc, enc_hi);
+    let registers = match enc_len {
+        16 => B::<V>::expand_in_registers(lo, None),
+        32 => B::<V>::expand_in_registers(lo, Some(hi)),
+        _ => None,
+    };
+    let ek = match registers {
+        Some(k) => Keys {
+            k,
+            rounds: if enc_len == 16 { 10 } else { 14 },
+        },
+        None => {
+            // Through memory: AES-192's derived key, and backends without a register
+            // schedule. The bytes and the expanded key are wiped (`RoundKeys` on drop).
+            let mut enc = [0u8; 32];
+            enc[..16].copy_from_slice(&enc_lo.to_le_bytes());
+            enc[16..].copy_from_slice(&enc_hi.to_le_bytes());
+            let mut rk = RoundKeys::empty();
+            let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
+            crate::secret::wipe::wipe_bytes(&mut enc);
+            expanded?;
+            keys::<B<V>>(bc, &rk)
+        }
+    };
 
     // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
     // helpers.
@@ -90,11 +116,8 @@ pub(crate) fn siv_small<V: Simd>(
     }
 
     if let Some(t) = received {
-        let start = CtrStart {
-            kind: Counter::Le32,
-            block: siv::first_counter(t),
-        };
-        ctr_xor_io::<V, 8>(cpu, &rk, start, Data::InPlace(data));
+        let c = siv::first_counter_u128(u128::from_le_bytes(*t));
+        ctr_small::<V>(cpu, &ek, B::<V>::from_u128_computed(bc, c), data);
     }
     // POLYVAL of pad16(AAD) || pad16(plaintext) || lengths: `total` blocks in groups
     // of up to SIV_GROUP, each one aggregated batch (block i of a group ending at
@@ -132,23 +155,42 @@ pub(crate) fn siv_small<V: Simd>(
         }
     }
     // TAG = AES(K_enc, S), S from POLYVAL and the nonce as `siv` defines it.
-    let input = siv::tag_input(acc.to_u128().to_le_bytes(), nonce);
-    let mut s = [B::<V>::load(bc, &input)];
+    let input = siv::tag_input_u128(acc.to_u128(), nonce);
+    let mut s = [B::<V>::from_u128_computed(bc, input)];
     aes_n(&ek, &mut s);
-    let mut tag = [0u8; 16];
-    s[0].store(&mut tag);
+    let tag = s[0].to_u128();
     if received.is_none() {
-        let start = CtrStart {
-            kind: Counter::Le32,
-            block: siv::first_counter(&tag),
-        };
-        ctr_xor_io::<V, 8>(cpu, &rk, start, Data::InPlace(data));
+        let c = siv::first_counter_u128(tag);
+        ctr_small::<V>(cpu, &ek, B::<V>::from_u128_computed(bc, c), data);
     }
-    // Key material: overwrite the stack copies of the powers (the RoundKeys value
-    // wipes itself on drop; the broadcast round keys are registers, see above).
+    // Key material: overwrite the stack copies of the powers (the round keys are
+    // registers, see above).
     wipe_vectors(&mut pw);
     wipe_vectors(&mut kara);
-    Ok(tag)
+    Ok(tag.to_le_bytes())
+}
+
+/// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
+/// derived key's round keys as they are (in registers): block-wide up to 8 blocks, where
+/// one group of independent chains covers the message (the keys broadcast to 512-bit
+/// lanes measured about 75 cycles slower at 16 B), and `V`-wide above.
+#[inline(always)]
+fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]) {
+    if data.len() <= 8 * 16 {
+        let c = Ctr::<B<V>>::from_block(V::block_cpu(cpu), first, Counter::Le32);
+        ctr_xor_keys::<B<V>, 8>(ek, c, Data::InPlace(data));
+    } else {
+        let mut k = [V::zero(cpu); 15];
+        for (x, b) in k.iter_mut().zip(ek.k.iter()) {
+            *x = V::broadcast(cpu, *b);
+        }
+        let wide = Keys {
+            k,
+            rounds: ek.rounds,
+        };
+        let c = Ctr::<V>::from_block(cpu, first, Counter::Le32);
+        ctr_xor_keys::<V, 8>(&wide, c, Data::InPlace(data));
+    }
 }
 
 /// Largest message (bytes) for [`siv2015_small`]: the tag block and up to four keystream

@@ -81,9 +81,46 @@ impl Simd for Xmm {
         // SAFETY: `self` carries the aesni token (detected SSE2).
         unsafe { _mm_cvtsi128_si32(self.0) as u32 }
     }
+    #[inline(always)]
+    fn from_u128_computed(cpu: aesni::Cpu, x: u128) -> Self {
+        // SAFETY: `cpu` proves SSE2 and SSE4.1 (the aesni table has both).
+        Xmm(
+            unsafe { _mm_insert_epi64::<1>(_mm_cvtsi64_si128(x as i64), (x >> 64) as i64) },
+            cpu,
+        )
+    }
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        // SAFETY: `self` carries the aesni token (detected SSE2 and SSE4.1).
+        let (lo, hi) = unsafe {
+            (
+                _mm_cvtsi128_si64(self.0) as u64,
+                _mm_extract_epi64::<1>(self.0) as u64,
+            )
+        };
+        (hi as u128) << 64 | lo as u128
+    }
+    #[inline(always)]
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        let cpu = lo.1;
+        // SAFETY: `lo` carries the aesni token (detected AES-NI, SSE2 and SSSE3), the
+        // features `expand_in_registers` uses.
+        let k = unsafe { super::keys::expand_in_registers(lo.0, hi.map(|h| h.0)) };
+        // Slot by slot, not `array::map`: its out-of-line call (with a `vzeroupper` in the
+        // AVX engines) sent the 15 round keys through memory.
+        let mut out = [lo; 15];
+        for (o, x) in out.iter_mut().zip(k) {
+            *o = Xmm(x, cpu);
+        }
+        Some(out)
+    }
 }
 
 impl Simd for Ymm {
+    #[inline(always)]
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        Xmm::expand_in_registers(lo, hi)
+    }
     type Cpu = avx2::Cpu;
     const LANES: usize = 2;
     type Block = Xmm;
@@ -152,6 +189,10 @@ impl Simd for Ymm {
 }
 
 impl Simd for Zmm {
+    #[inline(always)]
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        Xmm::expand_in_registers(lo, hi)
+    }
     type Cpu = avx512::Cpu;
     const LANES: usize = 4;
     type Block = Xmm;
