@@ -143,6 +143,15 @@ pub(crate) trait Simd: Copy {
     fn bswap(self) -> Self;
     /// 32-bit additions (wrapping) per dword.
     fn add32(self, o: Self) -> Self;
+    /// `self`, unchanged, at this point of the instruction stream: the compiler may not
+    /// move the computation of `self` after it, nor what uses the result before it. The
+    /// stitched loop calls it once per round on each AES state so the N chains stay
+    /// interleaved round by round; the default does nothing (a backend whose register
+    /// file is small enough for the compiler to regroup the chains overrides it).
+    #[inline(always)]
+    fn pin(self) -> Self {
+        self
+    }
     /// This ISA's AES key schedule into `rk` (the fused AES-GCM-SIV kernel expands its
     /// per-nonce key inline). The single-block type must override it.
     #[inline(always)]
