@@ -72,11 +72,7 @@ fn small<V: Simd, const N: usize>(
         *x = c.take();
     }
     aes_n(&ks, &mut s);
-    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
     // from the caller's slices (block b times H^(k-b)), one reduction.
     let k = aad.len().div_ceil(16) + io.len().div_ceil(16) + 1;
@@ -116,7 +112,7 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
 ) -> [u8; 16] {
     let bc = V::block_cpu(cpu);
     // E(K, Y0) first: independent of everything else, it overlaps the hashing.
-    // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     let mut mask = [V::Block::load(bc, &y0.block)];
     let mask_keys = keys::<V::Block>(bc, rk);
     aes_n(&mask_keys, &mut mask);
@@ -156,7 +152,8 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     let batches = io.len() / wb;
     if key.count < wblocks || batches < 2 {
         // Short input: the two passes back to back.
-        return hashed_around::<V, N, MAXW>(cpu, rk, key, start, acc, io, what);
+        let pass = Pass { cpu, rk, key, what };
+        return hashed_around::<V, N, MAXW>(&pass, start, acc, io);
     }
     let ks = keys::<V>(cpu, rk);
     let table = Table::last(key, wblocks);
@@ -180,11 +177,7 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         12 => batch_loop::<V, N, 12>(&run, key.flavor, io.reborrow(), &mut c, a0),
         _ => batch_loop::<V, N, 14>(&run, key.flavor, io.reborrow(), &mut c, a0),
     };
-    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     let done = batches * wb;
     if what == Hash::Output {
         let last = &io.output()[done - wb..];
@@ -195,7 +188,8 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         kind: start.kind,
         block: start.kind.add(&start.block, (done / 16) as u32),
     };
-    hashed_around::<V, N, MAXW>(cpu, rk, key, next, acc, io.tail(done), what)
+    let pass = Pass { cpu, rk, key, what };
+    hashed_around::<V, N, MAXW>(&pass, next, acc, io.tail(done))
 }
 
 /// Counter mode and the hash as two passes: the input hashed before the keystream is
@@ -204,14 +198,12 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
 /// `hashed_around`). Returns the next counter.
 #[inline(always)]
 fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
+    pass: &Pass<'_, V>,
     start: CtrStart,
     acc: &mut u128,
     mut io: Data<'_>,
-    what: Hash,
 ) -> [u8; 16] {
+    let Pass { cpu, rk, key, what } = *pass;
     if what == Hash::Input {
         hash_update::<V, MAXW>(cpu, key, acc, io.src());
     }
@@ -221,6 +213,22 @@ fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
     }
     next
 }
+
+/// The keys and the hashed side of one counter-mode-and-hash pass.
+struct Pass<'a, V: Simd> {
+    cpu: V::Cpu,
+    rk: &'a RoundKeys,
+    key: &'a HashKey,
+    what: Hash,
+}
+
+// By hand: a derive would ask `V: Copy` of the type parameter, not of its token.
+impl<V: Simd> Clone for Pass<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V: Simd> Copy for Pass<'_, V> {}
 
 /// What one stitched run reads: the round keys, the batch's powers and Karatsuba helpers,
 /// the batch count and what to hash.
