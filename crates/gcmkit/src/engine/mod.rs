@@ -208,28 +208,23 @@ const ALL_NAMES: &[&str] = &["portable", "aesni", "avx2", "avx512", "armv8"];
 /// token.
 macro_rules! dispatch {
     ($kernels:expr, $portable:expr, |$m:ident, $cpu:pat_param| $hw:expr) => {
+        dispatch!(@arms $kernels, $portable, |$m, $cpu| $hw;
+            "x86_64" Aesni x86::aesni,
+            "x86_64" Avx2 x86::avx2,
+            "x86_64" Avx512 x86::avx512,
+            "aarch64" Armv8 arm::armv8)
+    };
+    (@arms $kernels:expr, $portable:expr, |$m:ident, $cpu:pat_param| $hw:expr;
+     $($arch:literal $engine:ident $($module:ident)::+),+) => {
         match $kernels {
             Kernels::Portable => $portable,
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Aesni($cpu) => {
-                use x86::aesni as $m;
-                $hw
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2($cpu) => {
-                use x86::avx2 as $m;
-                $hw
-            }
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx512($cpu) => {
-                use x86::avx512 as $m;
-                $hw
-            }
-            #[cfg(target_arch = "aarch64")]
-            Kernels::Armv8($cpu) => {
-                use arm::armv8 as $m;
-                $hw
-            }
+            $(
+                #[cfg(target_arch = $arch)]
+                Kernels::$engine($cpu) => {
+                    use $($module)::+ as $m;
+                    $hw
+                }
+            )+
         }
     };
 }
@@ -495,6 +490,10 @@ impl Kernels {
 
     /// Whole AES-GCM (tag before truncation) in one call for small inputs, or `None` if the
     /// engine has no small-input kernel or the input is too large for it.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
@@ -504,26 +503,21 @@ impl Kernels {
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            let len = data.dst().len();
-            let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
-            if self != Kernels::Portable
-                && len <= kernels::SMALL_DATA
-                && hashed <= kernels::SMALL_HASHED
-            {
-                // From the source into the destination in the kernel's one pass (a copy
-                // first was a `memcpy` call per message).
-                let io = data.reborrow();
-                // Y0 by value, in registers (see the kernel).
-                let y0 = u128::from_le_bytes(*y0);
-                return dispatch!(self, None, |m, cpu| Some(m::gcm_small(
-                    cpu, keys, h, y0, aad, io, decrypt
-                )));
-            }
-        }
-        let _ = (keys, h, y0, aad, data, decrypt);
-        None
+        let len = data.dst().len();
+        let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
+        let fits = len <= kernels::SMALL_DATA && hashed <= kernels::SMALL_HASHED;
+        // Y0 by value, in registers (see the kernel); from the source into the destination
+        // in the kernel's one pass (a copy first was a `memcpy` call per message).
+        let y0 = u128::from_le_bytes(*y0);
+        dispatch!(self, None, |m, cpu| fits.then(|| m::gcm_small(
+            cpu,
+            keys,
+            h,
+            y0,
+            aad,
+            data.reborrow(),
+            decrypt
+        )))
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in
@@ -537,6 +531,10 @@ impl Kernels {
     /// `None` if the engine has no such kernel or the input is too large for it. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn siv_small(
         self,
         kgk: &RoundKeys,
@@ -545,22 +543,22 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            if self.siv_small_fits(aad.len(), data.len()) {
-                return dispatch!(self, None, |m, cpu| Some(m::siv_small(
-                    cpu, kgk, nonce, aad, data, received
-                )));
-            }
-        }
-        let _ = (kgk, nonce, aad, data, received);
-        None
+        let fits = self.siv_small_fits(aad.len(), data.len());
+        dispatch!(self, None, |m, cpu| if fits {
+            Some(m::siv_small(cpu, kgk, nonce, aad, data, received))
+        } else {
+            None
+        })
     }
 
     /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
     /// `None` if the engine has no such kernel or the input is too large for it (see
     /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the
     /// plaintext's tag for the caller to compare).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn siv2015_small(
         self,
         keys: Siv2015Keys<'_>,
@@ -569,20 +567,10 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<[u8; 16]> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-            if self != Kernels::Portable
-                && data.len() <= kernels::SIV2015_SMALL_DATA
-                && blocks <= keys.hash.count
-            {
-                return dispatch!(self, None, |m, cpu| Some(m::siv2015_small(
-                    cpu, keys, nonce, aad, data, received
-                )));
-            }
-        }
-        let _ = (keys, nonce, aad, data, received);
-        None
+        let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let fits = data.len() <= kernels::SIV2015_SMALL_DATA && blocks <= keys.hash.count;
+        dispatch!(self, None, |m, cpu| fits
+            .then(|| m::siv2015_small(cpu, keys, nonce, aad, data, received)))
     }
 
     /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter mode

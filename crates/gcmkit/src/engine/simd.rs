@@ -162,6 +162,15 @@ pub(crate) trait Simd: Copy {
     fn bswap(self) -> Self;
     /// 32-bit additions (wrapping) per dword.
     fn add32(self, o: Self) -> Self;
+    /// `self`, unchanged, at this point of the instruction stream: the compiler may not
+    /// move the computation of `self` after it, nor what uses the result before it. The
+    /// stitched loop calls it once per round on each AES state so the N chains stay
+    /// interleaved round by round; the default does nothing (a backend whose register
+    /// file is small enough for the compiler to regroup the chains overrides it).
+    #[inline(always)]
+    fn pin(self) -> Self {
+        self
+    }
     /// This ISA's AES key schedule into `rk` (the fused AES-GCM-SIV kernel expands its
     /// per-nonce key inline). The single-block type must override it.
     #[inline(always)]
@@ -230,8 +239,8 @@ fn piece<const N: usize>(b: &[u8], off: usize) -> [u8; N] {
 
 /// The lane methods of a one-block vector type (`LANES` = 1, `Block` = Self), where each
 /// is the identity, and the key schedule the trait's default delegates to `Block`
-/// (`super::keys::expand_into` of the module the macro is used in, which takes the
-/// token). Shared by the x86 `Xmm` and the Arm `Neon` backends.
+/// (the `#[target_feature]` function `super::keys::expand_into` of the module the macro
+/// is used in, called on the token). Shared by the x86 `Xmm` and the Arm `Neon` backends.
 macro_rules! single_lane_identities {
     () => {
         const LANES: usize = 1;
@@ -242,7 +251,10 @@ macro_rules! single_lane_identities {
             key: &[u8],
             rk: &mut crate::aes::RoundKeys,
         ) -> Result<(), crate::Error> {
-            super::keys::expand_into(cpu, key, rk)
+            let _ = cpu;
+            // SAFETY: `cpu` exists only after detection of this backend's single-block
+            // engine's table, which has every feature `keys::expand_into` is compiled with.
+            unsafe { super::keys::expand_into(key, rk) }
         }
         #[inline(always)]
         fn broadcast(_: Self::Cpu, b: Self) -> Self {
@@ -298,8 +310,32 @@ macro_rules! from_token {
         }
     )+};
 }
+
+/// The token accessor and the raw unaligned load and store of a `(register, token)`
+/// backend vector, from its load and store intrinsics.
+macro_rules! register_memory {
+    ($load:path, $store:path) => {
+        #[inline(always)]
+        fn cpu(self) -> Self::Cpu {
+            self.1
+        }
+        #[inline(always)]
+        unsafe fn load_ptr(cpu: Self::Cpu, p: *const u8) -> Self {
+            // SAFETY: the caller guarantees 16·LANES readable bytes at `p` (the intrinsic
+            // is an unaligned load); `cpu` proves the engine's features.
+            Self(unsafe { $load(p.cast()) }, cpu)
+        }
+        #[inline(always)]
+        unsafe fn store_ptr(self, p: *mut u8) {
+            // SAFETY: the caller guarantees 16·LANES writable bytes at `p` (an unaligned
+            // store); the token `self` carries proves the engine's features.
+            unsafe { $store(p.cast(), self.0) }
+        }
+    };
+}
 pub(crate) use from_token;
 pub(crate) use one_op;
+pub(crate) use register_memory;
 
 /// Overwrites vectors that held key material (powers of H, round keys) before their stack
 /// slots are reused: volatile stores of zero, which the compiler may not drop.

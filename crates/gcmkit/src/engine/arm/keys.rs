@@ -24,26 +24,13 @@ unsafe fn sub_word(w: u32) -> u32 {
     }
 }
 
-/// Expands a 16-, 24- or 32-byte key into `rk` in place. The token proves NEON and the
-/// AES extension.
-#[inline(always)]
-pub(crate) fn expand_into(
-    cpu: super::armv8::Cpu,
-    key: &[u8],
-    rk: &mut RoundKeys,
-) -> Result<(), crate::Error> {
-    let _ = cpu;
-    // SAFETY: `cpu` exists only after detection of the armv8 table ("neon", "aes"), the
-    // features `expand_neon` is compiled with.
-    unsafe { expand_neon(key, rk) }
-}
-
-/// [`expand_into`] under its target features.
+/// Expands a 16-, 24- or 32-byte key into `rk` in place.
 ///
 /// # Safety
-/// The CPU must have NEON and the AES extension (the armv8 engine's feature table).
+/// The CPU must have NEON and the AES extension (the armv8 engine's feature table;
+/// `Neon::expand_key_into` calls it on the engine's token).
 #[target_feature(enable = "neon,aes")]
-unsafe fn expand_neon(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
+pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
     let nk = match key.len() {
         16 | 24 | 32 => key.len() / 4,
         _ => {

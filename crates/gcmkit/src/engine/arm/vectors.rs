@@ -48,22 +48,7 @@ unsafe fn one_dword<const LANE: i32>(n: i32) -> uint8x16_t {
 impl Simd for Neon {
     type Cpu = armv8::Cpu;
     crate::engine::simd::single_lane_identities!();
-    #[inline(always)]
-    fn cpu(self) -> armv8::Cpu {
-        self.1
-    }
-    #[inline(always)]
-    unsafe fn load_ptr(cpu: armv8::Cpu, p: *const u8) -> Self {
-        // SAFETY: the caller guarantees 16 readable bytes at `p` (`vld1q_u8` needs no
-        // alignment); `cpu` proves NEON.
-        Neon(unsafe { vld1q_u8(p) }, cpu)
-    }
-    #[inline(always)]
-    unsafe fn store_ptr(self, p: *mut u8) {
-        // SAFETY: the caller guarantees 16 writable bytes at `p`; the token `self`
-        // carries proves NEON.
-        unsafe { vst1q_u8(p, self.0) }
-    }
+    crate::engine::simd::register_memory!(vld1q_u8, vst1q_u8);
     from_token! {
         zero() => vdupq_n_u8(0);
         splat_dword3(n: i32) => one_dword::<3>(n);

@@ -69,11 +69,7 @@ fn small<V: Simd, const N: usize>(
         *x = c.take();
     }
     aes_n(&ks, &mut s);
-    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
     // from the caller's slices (block b times H^(k-b)), one reduction.
     let k = aad.len().div_ceil(16) + io.len().div_ceil(16) + 1;
@@ -144,7 +140,7 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
 ) -> [u8; 16] {
     let bc = V::block_cpu(cpu);
     // E(K, Y0) first: independent of everything else, it overlaps the hashing.
-    // (The long-term key's broadcast round keys are not wiped: see `stitched`.)
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     let mut mask = [V::Block::load(bc, &y0.block)];
     let mask_keys = keys::<V::Block>(bc, rk);
     aes_n(&mask_keys, &mut mask);
@@ -184,7 +180,8 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     let batches = io.len() / wb;
     if key.count < wblocks || batches < 2 {
         // Short input: the two passes back to back.
-        return hashed_around::<V, N, MAXW>(cpu, rk, key, start, acc, io, what);
+        let pass = Pass { cpu, rk, key, what };
+        return hashed_around::<V, N, MAXW>(&pass, start, acc, io);
     }
     let ks = keys::<V>(cpu, rk);
     let table = Table::last(key, wblocks);
@@ -208,11 +205,7 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         12 => batch_loop::<V, N, 12>(&run, key.flavor, io.reborrow(), &mut c, a0),
         _ => batch_loop::<V, N, 14>(&run, key.flavor, io.reborrow(), &mut c, a0),
     };
-    // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
-    // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
+    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     let done = batches * wb;
     if what == Hash::Output {
         let last = &io.output()[done - wb..];
@@ -223,7 +216,8 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         kind: start.kind,
         block: start.kind.add(&start.block, (done / 16) as u32),
     };
-    hashed_around::<V, N, MAXW>(cpu, rk, key, next, acc, io.tail(done), what)
+    let pass = Pass { cpu, rk, key, what };
+    hashed_around::<V, N, MAXW>(&pass, next, acc, io.tail(done))
 }
 
 /// Counter mode and the hash as two passes: the input hashed before the keystream is
@@ -232,14 +226,12 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
 /// `hashed_around`). Returns the next counter.
 #[inline(always)]
 fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
+    pass: &Pass<'_, V>,
     start: CtrStart,
     acc: &mut u128,
     mut io: Data<'_>,
-    what: Hash,
 ) -> [u8; 16] {
+    let Pass { cpu, rk, key, what } = *pass;
     if what == Hash::Input {
         hash_update::<V, MAXW>(cpu, key, acc, io.src());
     }
@@ -249,6 +241,22 @@ fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
     }
     next
 }
+
+/// The keys and the hashed side of one counter-mode-and-hash pass.
+struct Pass<'a, V: Simd> {
+    cpu: V::Cpu,
+    rk: &'a RoundKeys,
+    key: &'a HashKey,
+    what: Hash,
+}
+
+// By hand: a derive would ask `V: Copy` of the type parameter, not of its token.
+impl<V: Simd> Clone for Pass<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V: Simd> Copy for Pass<'_, V> {}
 
 /// What one stitched run reads: the round keys, the batch's powers and Karatsuba helpers,
 /// the batch count and what to hash.
@@ -261,10 +269,12 @@ struct Stitch<'a, V, const N: usize> {
 }
 
 /// The stitched batches with the AES round count `R` fixed at compile time; `io` holds at
-/// least `run.batches` whole batches. The field flavor is matched here, once, and the
-/// first batch of an encryption (nothing to hash yet) is peeled: the steady-state loop
-/// then has no per-round test of either (with them it ran 10-15 % slower on AVX-512,
-/// the compiler not unswitching them).
+/// least `run.batches` whole batches. The field flavor, the data's shape (in place or
+/// copy) and what is hashed are matched here, once, and the first batch of an encryption
+/// (nothing to hash yet) is peeled, so that each steady-state loop has none of them to
+/// test: with those tests in the loop (and slicing by offset) AES-128-GCM at 16 KiB ran
+/// 8-10 % slower on AES-NI and AVX-512 than the raw-pointer loop, the compiler not
+/// unswitching them. The batches are walked with `chunks_exact`, so no bounds checks.
 #[inline(always)]
 fn batch_loop<V: Simd, const N: usize, const R: usize>(
     run: &Stitch<'_, V, N>,
@@ -284,38 +294,71 @@ fn batch_loop<V: Simd, const N: usize, const R: usize>(
 fn batches<V: Simd, const N: usize, const R: usize>(
     run: &Stitch<'_, V, N>,
     flavor: Flavor,
-    mut io: Data<'_>,
+    io: Data<'_>,
     c: &mut Ctr<V>,
     mut a: V::Block,
 ) -> V::Block {
     let wb = 16 * V::LANES * N;
-    let mut first = 0;
-    if run.what == Hash::Output && run.batches > 0 {
-        a = batch::<V, N, R>(run, flavor, None, &mut io, 0, c, a);
-        first = 1;
-    }
-    for b in first..run.batches {
-        // The N vectors this batch hashes: its own input, or the previous batch's output.
-        let from = match run.what {
-            Hash::Input => b * wb,
-            Hash::Output => (b - 1) * wb,
-        };
-        a = batch::<V, N, R>(run, flavor, Some(from), &mut io, b * wb, c, a);
+    let n = run.batches * wb;
+    match (io, run.what) {
+        (Data::InPlace(buf), Hash::Input) => {
+            for chunk in buf[..n].chunks_exact_mut(wb) {
+                a = batch::<V, N, R>(run, flavor, Hashed::Own, Data::InPlace(chunk), c, a);
+            }
+        }
+        (Data::Copy(src, dst), Hash::Input) => {
+            for (s, d) in src[..n].chunks_exact(wb).zip(dst[..n].chunks_exact_mut(wb)) {
+                a = batch::<V, N, R>(run, flavor, Hashed::Own, Data::Copy(s, d), c, a);
+            }
+        }
+        (Data::InPlace(buf), Hash::Output) => {
+            let mut chunks = buf[..n].chunks_exact_mut(wb);
+            if let Some(first) = chunks.next() {
+                a = batch::<V, N, R>(run, flavor, Hashed::Nothing, Data::InPlace(first), c, a);
+                let mut prev: &[u8] = first;
+                for chunk in chunks {
+                    let hashed = Hashed::Prev(prev);
+                    a = batch::<V, N, R>(run, flavor, hashed, Data::InPlace(chunk), c, a);
+                    prev = chunk;
+                }
+            }
+        }
+        (Data::Copy(src, dst), Hash::Output) => {
+            let mut chunks = src[..n].chunks_exact(wb).zip(dst[..n].chunks_exact_mut(wb));
+            if let Some((s, d)) = chunks.next() {
+                a = batch::<V, N, R>(run, flavor, Hashed::Nothing, Data::Copy(s, d), c, a);
+                let mut prev: &[u8] = d;
+                for (s, d) in chunks {
+                    let hashed = Hashed::Prev(prev);
+                    a = batch::<V, N, R>(run, flavor, hashed, Data::Copy(s, d), c, a);
+                    prev = d;
+                }
+            }
+        }
     }
     a
 }
 
-/// One stitched batch at byte `off` of `io`: the keystream of N vectors, with the N
-/// vectors at byte `from` (of the input for `Hash::Input`, of the output for
-/// `Hash::Output`; none for the first batch of an encryption) hashed into `a` in its
-/// rounds. Returns the new hash value.
+/// What a stitched batch hashes (a constant at each call of [`batch`]).
+#[derive(Clone, Copy)]
+enum Hashed<'a> {
+    /// Nothing (the first batch of an encryption).
+    Nothing,
+    /// Its own input (decryption).
+    Own,
+    /// The previous batch's output (encryption).
+    Prev(&'a [u8]),
+}
+
+/// One stitched batch: the keystream of N vectors XORed from `io`'s source into its
+/// destination (exactly one batch), with the N vectors `hashed` names hashed into `a` in
+/// its rounds. Returns the new hash value.
 #[inline(always)]
 fn batch<V: Simd, const N: usize, const R: usize>(
     run: &Stitch<'_, V, N>,
     flavor: Flavor,
-    from: Option<usize>,
-    io: &mut Data<'_>,
-    off: usize,
+    hashed: Hashed<'_>,
+    io: Data<'_>,
     c: &mut Ctr<V>,
     mut a: V::Block,
 ) -> V::Block {
@@ -329,11 +372,10 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     let ks = run.ks;
     let cpu = ks.k[0].cpu();
     let vb = 16 * V::LANES;
-    let wb = vb * N;
-    let src: Option<&[u8]> = match (from, run.what) {
-        (Some(f), Hash::Input) => Some(&io.src()[f..f + wb]),
-        (Some(f), Hash::Output) => Some(&io.output()[f..f + wb]),
-        (None, _) => None,
+    let src: Option<&[u8]> = match hashed {
+        Hashed::Nothing => None,
+        Hashed::Own => Some(io.src()),
+        Hashed::Prev(p) => Some(p),
     };
     let mut s = c.take_batch::<N>(ks.k[0]);
     // Rounds 1..=N each carry one vector of hashing (R > N, asserted above); products
@@ -343,7 +385,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     for j in 0..N {
         let k = ks.k[j + 1];
         for x in s.iter_mut() {
-            *x = x.aesenc(k);
+            *x = x.aesenc(k).pin();
         }
         if let Some(src) = src {
             let mut x = load_elem::<V>(cpu, &src[vb * j..], flavor);
@@ -362,7 +404,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     for r in N + 1..R {
         let k = ks.k[r];
         for x in s.iter_mut() {
-            *x = x.aesenc(k);
+            *x = x.aesenc(k).pin();
         }
     }
     if src.is_some() {
@@ -372,6 +414,6 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     for x in s.iter_mut() {
         *x = x.aesenclast(k);
     }
-    xor_vectors(io.range(off, wb), &s);
+    xor_vectors(io, &s);
     a
 }

@@ -43,25 +43,13 @@ unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
 }
 
 /// Expands a 16- or 32-byte key into `rk` in place; other lengths go to the portable
-/// schedule. The token proves AES-NI (every x86 engine's token converts into it).
-#[inline(always)]
-pub(crate) fn expand_into(
-    cpu: super::aesni::Cpu,
-    key: &[u8],
-    rk: &mut RoundKeys,
-) -> Result<(), crate::Error> {
-    let _ = cpu;
-    // SAFETY: `cpu` exists only after detection of the aesni table, which has "aes" and
-    // "sse2", the features `expand_aesni` is compiled with.
-    unsafe { expand_aesni(key, rk) }
-}
-
-/// [`expand_into`] under its target features.
+/// schedule.
 ///
 /// # Safety
-/// The CPU must have AES-NI and SSE2.
+/// The CPU must have AES-NI and SSE2 (`Xmm::expand_key_into` calls it on the aesni
+/// token, which every x86 engine's token converts into).
 #[target_feature(enable = "aes,sse2")]
-unsafe fn expand_aesni(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
+pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
     let rounds = match key.len() {
         16 => 10,
         32 => 14,
