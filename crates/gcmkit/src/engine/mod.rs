@@ -221,7 +221,7 @@ macro_rules! dispatch {
             $(
                 #[cfg(target_arch = $arch)]
                 Kernels::$engine($cpu) => {
-                    use $($module)::+ as $m;
+                    use $($module)::+::call as $m;
                     $hw
                 }
             )+

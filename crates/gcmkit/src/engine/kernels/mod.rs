@@ -115,9 +115,10 @@ pub(super) fn xor_vectors_partial<V: Simd>(mut io: Data<'_>, ks: &[V]) {
 /// `$feat` (the backend's feature table, the same list run-time detection checks).
 ///
 /// The list below is the one place each kernel's signature is written: for each it makes
-/// a safe `pub(crate) fn name(cpu: Cpu, ...)` that runs the generic kernel inside an inner
-/// `#[target_feature]` function, where it inlines. The token `cpu` (made only by
-/// `detect()`, `hw_engine!`) is the SAFETY argument of the one `unsafe` call.
+/// `name(cpu: Cpu, ...)`, a `#[target_feature]` function in which the generic kernel
+/// inlines (its symbol, e.g. `engine::arm::armv8::stitched`, is what `make arm-counts`
+/// reads), and `call::name`, the safe call of it on the token. The token `cpu` (made only
+/// by `detect()`, `hw_engine!`) is the SAFETY argument of that one `unsafe` call.
 macro_rules! entry_points {
     ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
         use crate::aes::RoundKeys;
@@ -164,19 +165,30 @@ macro_rules! entry_points {
                 @one $feats; $(#[$m])* fn $name($($arg: $t),*) $(-> $ret)? = $f
             }
         )+
+
+        /// The entry points as safe calls on the engine's token.
+        pub(crate) mod call {
+            #[allow(unused_imports)]
+            use super::*;
+            pub(crate) use super::BATCH_BLOCKS;
+            $(
+                $(#[$m])*
+                #[inline]
+                pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
+                    // SAFETY: `cpu` exists only after `detect()` found every feature of
+                    // this engine's table, the features `super::$name` is compiled with.
+                    unsafe { super::$name(cpu, $($arg),*) }
+                }
+            )+
+        }
     };
     (@one [$($feat:tt),+];
      $(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr) => {
+        // Safe to call only where these features are enabled: elsewhere, through `call`.
         $(#[$m])*
-        #[inline]
+        $(#[target_feature(enable = $feat)])+
         pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
-            $(#[target_feature(enable = $feat)])+
-            fn with_features(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
-                $f(cpu, $($arg),*)
-            }
-            // SAFETY: `cpu` exists only after `detect()` found every feature of this
-            // engine's table, the features `with_features` is compiled with.
-            unsafe { with_features(cpu, $($arg),*) }
+            $f(cpu, $($arg),*)
         }
     };
 }
