@@ -9,15 +9,19 @@
 //! against it), `hw` (one engine from one feature table), one backend per ISA (`x86`:
 //! AES-NI, AVX2 and AVX-512 vector types, feature tables, key schedule; `arm`: the ARMv8
 //! Crypto Extensions on NEON), `portable` (the constant-time engine for every other CPU).
-//! Key objects hold a [`Kernels`] token; its only constructor, [`Engine::kernels`], runs
-//! detection, so holding one proves the CPU has the features the dispatched functions are
-//! compiled for. That single check is the SAFETY argument of every hardware call below.
+//! Key objects hold a [`Kernels`] value: the portable engine, or a hardware engine with
+//! its token (`x86::avx512::Cpu`, ...), a zero-sized type whose only constructor is that
+//! engine's detection (`hw_engine!`). `dispatch!` hands the token to the engine's entry
+//! points, which are safe functions: the token is the SAFETY argument of the one `unsafe`
+//! call inside each (`kernels::entry_points!`). The kernels are safe code; `unsafe` lives
+//! only in the backends (`x86`, `arm`: intrinsics and key schedules), the raw loads and
+//! stores of `simd`, and the entry points.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;
 // The engine generator exists for the hardware backends only. The generic kernels and
 // their vector trait are instantiated only by those backends too; on other targets
-// (thumbv7em, wasm32, ...) the portable engine uses just their shared types (`Hash`, `Io`),
+// (thumbv7em, wasm32, ...) the portable engine uses just their shared type (`Hash`),
 // and the rest is compiled, type-checked and unused by design: no warnings for that.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod hw;
@@ -65,12 +69,53 @@ impl<'a> Data<'a> {
         }
     }
 
-    /// The kernels' view: one pointer pair, equal for in-place work.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    fn io(self) -> kernels::Io<'a> {
+    /// Bytes to process (a `Copy` pair of unequal lengths is cut to the shorter).
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
         match self {
-            Data::InPlace(b) => kernels::Io::in_place(b),
-            Data::Copy(src, dst) => kernels::Io::out_of_place(src, dst),
+            Data::InPlace(b) => b.len(),
+            Data::Copy(s, d) => s.len().min(d.len()),
+        }
+    }
+
+    /// Bytes `start..start + n` of both sides (within [`Self::len`]).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    pub(crate) fn range(&mut self, start: usize, n: usize) -> Data<'_> {
+        let r = start..start + n;
+        match self {
+            Data::InPlace(b) => Data::InPlace(&mut b[r]),
+            Data::Copy(s, d) => Data::Copy(&s[r.clone()], &mut d[r]),
+        }
+    }
+
+    /// Both sides from byte `off` (<= [`Self::len`]) to [`Self::len`].
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    pub(crate) fn tail(self, off: usize) -> Data<'a> {
+        let len = self.len();
+        match self {
+            Data::InPlace(b) => Data::InPlace(&mut b[off..]),
+            Data::Copy(s, d) => Data::Copy(&s[off..len], &mut d[off..len]),
+        }
+    }
+
+    /// The destination, read-only (the output, after a kernel wrote it).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    pub(crate) fn output(&self) -> &[u8] {
+        match self {
+            Data::InPlace(b) => b,
+            Data::Copy(_, d) => d,
         }
     }
 
@@ -158,33 +203,55 @@ pub enum Engine {
 /// apart from a misspelling.
 const ALL_NAMES: &[&str] = &["portable", "aesni", "avx2", "avx512", "armv8"];
 
-/// Runs `$hw` with `$m` bound to the engine's entry-point module, or `$portable`.
+/// Runs `$hw` with `$m` bound to the engine's entry-point module and `$cpu` to its
+/// token, or `$portable`. No `unsafe` here: the entry points are safe functions of the
+/// token.
 macro_rules! dispatch {
-    ($self:expr, $portable:expr, |$m:ident| $hw:expr) => {
-        match $self.engine {
-            Engine::Portable => $portable,
-            #[cfg(target_arch = "x86_64")]
-            Engine::Aesni => hw_call!(x86::aesni, |$m| $hw),
-            #[cfg(target_arch = "x86_64")]
-            Engine::Avx2 => hw_call!(x86::avx2, |$m| $hw),
-            #[cfg(target_arch = "x86_64")]
-            Engine::Avx512 => hw_call!(x86::avx512, |$m| $hw),
-            #[cfg(target_arch = "aarch64")]
-            Engine::Armv8 => hw_call!(arm::armv8, |$m| $hw),
+    ($kernels:expr, $portable:expr, |$m:ident, $cpu:pat_param| $hw:expr) => {
+        dispatch!(@arms $kernels, $portable, |$m, $cpu| $hw;
+            "x86_64" Aesni x86::aesni,
+            "x86_64" Avx2 x86::avx2,
+            "x86_64" Avx512 x86::avx512,
+            "aarch64" Armv8 arm::armv8)
+    };
+    (@arms $kernels:expr, $portable:expr, |$m:ident, $cpu:pat_param| $hw:expr;
+     $($arch:literal $engine:ident $($module:ident)::+),+) => {
+        match $kernels {
+            Kernels::Portable => $portable,
+            $(
+                #[cfg(target_arch = $arch)]
+                Kernels::$engine($cpu) => {
+                    use $($module)::+::call as $m;
+                    $hw
+                }
+            )+
         }
     };
 }
 
-/// One hardware arm of `dispatch!`: `$hw` with `$m` bound to the engine's entry points.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-macro_rules! hw_call {
-    ($($module:ident)::+, |$m:ident| $hw:expr) => {{
-        use $($module)::+ as $m;
-        // SAFETY: `dispatch!` runs on a `Kernels` token, which only `Engine::kernels`
-        // constructs, after detection found every feature of this engine's `hw_engine!`
-        // table, the same table its entry points (`$m`) are compiled with.
-        unsafe { $hw }
-    }};
+/// Where a counter-mode pass starts: how the counter advances, and its first block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CtrStart {
+    /// How the counter advances.
+    pub(crate) kind: Counter,
+    /// The first counter block.
+    pub(crate) block: [u8; 16],
+}
+
+/// The long-term keys and variant of GCM-SIV (2015), for its small-message kernel
+/// ([`Kernels::siv2015_small`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Siv2015Keys<'a> {
+    /// The hash key (with enough powers for the message: see the kernel).
+    pub(crate) hash: &'a HashKey,
+    /// The tag (PRF) key.
+    pub(crate) prf: &'a RoundKeys,
+    /// The counter-mode key.
+    pub(crate) ctr: &'a RoundKeys,
+    /// Whether bit 127 of S is cleared before the PRF (the variant's mask).
+    pub(crate) mask: bool,
+    /// How the first counter block is made from the tag.
+    pub(crate) counter: crate::spec::siv::CounterInit,
 }
 
 impl Engine {
@@ -247,16 +314,21 @@ impl Engine {
 
     /// Whether this CPU can run the engine.
     pub fn is_supported(self) -> bool {
+        self.detect().is_some()
+    }
+
+    /// The engine's kernels with its token, if detection finds its features.
+    fn detect(self) -> Option<Kernels> {
         match self {
-            Engine::Portable => true,
+            Engine::Portable => Some(Kernels::Portable),
             #[cfg(target_arch = "x86_64")]
-            Engine::Aesni => x86::aesni::detected(),
+            Engine::Aesni => x86::aesni::detect().map(Kernels::Aesni),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx2 => x86::avx2::detected(),
+            Engine::Avx2 => x86::avx2::detect().map(Kernels::Avx2),
             #[cfg(target_arch = "x86_64")]
-            Engine::Avx512 => x86::avx512::detected(),
+            Engine::Avx512 => x86::avx512::detect().map(Kernels::Avx512),
             #[cfg(target_arch = "aarch64")]
-            Engine::Armv8 => arm::armv8::detected(),
+            Engine::Armv8 => arm::armv8::detect().map(Kernels::Armv8),
         }
     }
 
@@ -294,33 +366,48 @@ impl Engine {
 
     /// Returns `self` if the CPU supports it, else an error naming it.
     pub fn check(self) -> Result<Engine, Error> {
-        if self.is_supported() {
-            Ok(self)
-        } else {
-            Err(Error::EngineUnavailable(
-                "this CPU lacks the engine's instructions",
-            ))
-        }
+        self.kernels().map(|_| self)
     }
 
-    /// The kernels of this engine, if the CPU has its features: the token every key
-    /// object holds, and the only way to reach a hardware kernel.
+    /// The kernels of this engine, if the CPU has its features: what every key object
+    /// holds, and the only way to reach a hardware kernel.
     pub(crate) fn kernels(self) -> Result<Kernels, Error> {
-        self.check().map(|engine| Kernels { engine })
+        self.detect().ok_or(Error::EngineUnavailable(
+            "this CPU lacks the engine's instructions",
+        ))
     }
 }
 
-/// Proof that the CPU runs an engine: built only by [`Engine::kernels`] (the field is
-/// private to this module), so every value went through detection.
+/// An engine's kernels: the portable engine, or a hardware engine with its token. A
+/// token is made only by its engine's detection, so every hardware value went through
+/// it (and [`Engine::kernels`] is the only place that wraps one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Kernels {
-    engine: Engine,
+pub(crate) enum Kernels {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Aesni(x86::aesni::Cpu),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(x86::avx2::Cpu),
+    #[cfg(target_arch = "x86_64")]
+    Avx512(x86::avx512::Cpu),
+    #[cfg(target_arch = "aarch64")]
+    Armv8(arm::armv8::Cpu),
 }
 
 impl Kernels {
     /// Which engine these kernels are.
     pub(crate) fn engine(self) -> Engine {
-        self.engine
+        match self {
+            Kernels::Portable => Engine::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Aesni(_) => Engine::Aesni,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2(_) => Engine::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx512(_) => Engine::Avx512,
+            #[cfg(target_arch = "aarch64")]
+            Kernels::Armv8(_) => Engine::Armv8,
+        }
     }
 
     /// Expands an AES key (AES-NI key schedule on the x86 engines).
@@ -338,28 +425,31 @@ impl Kernels {
                 *rk = RoundKeys::new(key)?;
                 Ok(())
             },
-            |m| m::expand_key_into(key, rk)
+            |m, cpu| m::expand_key_into(cpu, key, rk)
         )
     }
 
     /// POLYVAL's dot(a, b) = a·b·x^-128 with this engine's multiplier.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // incremental GMAC
     pub(crate) fn dot(self, a: u128, b: u128) -> u128 {
-        dispatch!(self, crate::field::soft::dot(a, b), |m| m::dot(a, b))
+        dispatch!(self, crate::field::soft::dot(a, b), |m, cpu| m::dot(
+            cpu, a, b
+        ))
     }
 
     /// Blocks per stitched batch (the powers of H the stitched kernel needs); the
     /// portable engine hashes 8 blocks per reduction.
     pub(crate) fn batch_blocks(self) -> usize {
-        #[allow(unused_unsafe)]
-        let n = dispatch!(self, 8, |m| m::BATCH_BLOCKS);
-        n
+        dispatch!(self, 8, |m, _| m::BATCH_BLOCKS)
     }
 
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
-        dispatch!(self, key.fill(h, count, crate::field::soft::dot), |m| key
-            .fill_with(h, count, |e, n, desc| m::fill_powers(e, n, desc)))
+        dispatch!(
+            self,
+            key.fill(h, count, crate::field::soft::dot),
+            |m, cpu| key.fill_with(h, count, |e, n, desc| m::fill_powers(cpu, e, n, desc))
+        )
     }
 
     /// A hash key with `count` powers of H, computed with this engine's multiplier.
@@ -371,9 +461,11 @@ impl Kernels {
 
     /// Encrypts blocks in place (ECB; used for H, E(K, Y0), key derivation, tags).
     pub(crate) fn encrypt_blocks(self, keys: &RoundKeys, blocks: &mut [[u8; 16]]) {
-        dispatch!(self, crate::aes::soft::encrypt_blocks(keys, blocks), |m| {
-            m::encrypt_blocks(keys, blocks)
-        })
+        dispatch!(
+            self,
+            crate::aes::soft::encrypt_blocks(keys, blocks),
+            |m, cpu| m::encrypt_blocks(cpu, keys, blocks)
+        )
     }
 
     /// XORs the counter-mode keystream into `data`; returns the next counter.
@@ -384,20 +476,24 @@ impl Kernels {
         ctr: [u8; 16],
         data: &mut [u8],
     ) -> [u8; 16] {
-        dispatch!(self, portable::ctr_xor(keys, kind, ctr, data), |m| {
-            m::ctr_xor(keys, kind, ctr, data)
+        dispatch!(self, portable::ctr_xor(keys, kind, ctr, data), |m, cpu| {
+            m::ctr_xor(cpu, keys, kind, ctr, data)
         })
     }
 
     /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
     pub(crate) fn hash_update(self, key: &HashKey, acc: &mut u128, data: &[u8]) {
-        dispatch!(self, portable::hash_update(key, acc, data), |m| {
-            m::hash_update(key, acc, data)
+        dispatch!(self, portable::hash_update(key, acc, data), |m, cpu| {
+            m::hash_update(cpu, key, acc, data)
         })
     }
 
     /// Whole AES-GCM (tag before truncation) in one call for small inputs, or `None` if the
     /// engine has no small-input kernel or the input is too large for it.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
@@ -407,39 +503,38 @@ impl Kernels {
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            let len = data.dst().len();
-            let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
-            if self.engine != Engine::Portable
-                && len <= kernels::SMALL_DATA
-                && hashed <= kernels::SMALL_HASHED
-            {
-                // From the source into the destination in the kernel's one pass (a copy
-                // first was a `memcpy` call per message).
-                let io = data.reborrow().io();
-                // Y0 by value, in registers (see the kernel).
-                let y0 = u128::from_le_bytes(*y0);
-                return dispatch!(self, None, |m| Some(m::gcm_small(
-                    keys, h, y0, aad, io, decrypt
-                )));
-            }
-        }
-        let _ = (keys, h, y0, aad, data, decrypt);
-        None
+        let len = data.dst().len();
+        let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
+        let fits = len <= kernels::SMALL_DATA && hashed <= kernels::SMALL_HASHED;
+        // Y0 by value, in registers (see the kernel); from the source into the destination
+        // in the kernel's one pass (a copy first was a `memcpy` call per message).
+        let y0 = u128::from_le_bytes(*y0);
+        dispatch!(self, None, |m, cpu| fits.then(|| m::gcm_small(
+            cpu,
+            keys,
+            h,
+            y0,
+            aad,
+            data.reborrow(),
+            decrypt
+        )))
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in
     /// [`Self::siv_small`]'s fused kernel (so a mode can prepare for it without knowing
     /// the kernel's limits).
     pub(crate) fn siv_small_fits(self, aad_len: usize, data_len: usize) -> bool {
-        self.engine != Engine::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
+        self != Kernels::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
     }
 
     /// Whole AES-GCM-SIV of a small input in one kernel call (key derivation to tag), or
     /// `None` if the engine has no such kernel or the input is too large for it. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn siv_small(
         self,
         kgk: &RoundKeys,
@@ -448,61 +543,45 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            if self.siv_small_fits(aad.len(), data.len()) {
-                return dispatch!(self, None, |m| Some(m::siv_small(
-                    kgk, nonce, aad, data, received
-                )));
-            }
-        }
-        let _ = (kgk, nonce, aad, data, received);
-        None
+        let fits = self.siv_small_fits(aad.len(), data.len());
+        dispatch!(self, None, |m, cpu| if fits {
+            Some(m::siv_small(cpu, kgk, nonce, aad, data, received))
+        } else {
+            None
+        })
     }
 
     /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
     /// `None` if the engine has no such kernel or the input is too large for it (see
     /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the
     /// plaintext's tag for the caller to compare).
-    #[allow(clippy::too_many_arguments)]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(unused_variables)
+    )]
     pub(crate) fn siv2015_small(
         self,
-        hash: &HashKey,
-        prf: &RoundKeys,
-        ctr: &RoundKeys,
-        how: (bool, crate::spec::siv::CounterInit),
+        keys: Siv2015Keys<'_>,
         nonce: &[u8; 12],
         aad: &[u8],
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<[u8; 16]> {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-            if self.engine != Engine::Portable
-                && data.len() <= kernels::SIV2015_SMALL_DATA
-                && blocks <= hash.count
-            {
-                return dispatch!(self, None, |m| Some(m::siv2015_small(
-                    hash, prf, ctr, how, nonce, aad, data, received
-                )));
-            }
-        }
-        let _ = (hash, prf, ctr, how, nonce, aad, data, received);
-        None
+        let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+        let fits = data.len() <= kernels::SIV2015_SMALL_DATA && blocks <= keys.hash.count;
+        dispatch!(self, None, |m, cpu| fits
+            .then(|| m::siv2015_small(cpu, keys, nonce, aad, data, received)))
     }
 
     /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter mode
     /// from the block after `y0` with the ciphertext hashed (the output when encrypting,
     /// the input when decrypting), the length block and E(K, Y0). One kernel call on the
-    /// x86 engines; the same steps one by one on the portable engine.
-    #[allow(clippy::too_many_arguments)]
+    /// hardware engines; the same steps one by one on the portable engine.
     pub(crate) fn gcm_whole(
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        kind: Counter,
-        y0: &[u8; 16],
+        y0: CtrStart,
         aad: &[u8],
         data: Data<'_>,
         decrypt: bool,
@@ -510,8 +589,8 @@ impl Kernels {
         let what = if decrypt { Hash::Input } else { Hash::Output };
         dispatch!(
             self,
-            portable::gcm_whole(keys, h, kind, y0, aad, data.into_in_place(), what),
-            |m| m::gcm_whole(keys, h, kind, y0, aad, data.io(), what)
+            portable::gcm_whole(keys, h, y0, aad, data.into_in_place(), what),
+            |m, cpu| m::gcm_whole(cpu, keys, h, y0, aad, data, what)
         )
     }
 
@@ -540,15 +619,15 @@ impl Kernels {
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        (kind, ctr): (Counter, [u8; 16]),
+        start: CtrStart,
         acc: &mut u128,
         data: Data<'_>,
         what: Hash,
     ) -> [u8; 16] {
         dispatch!(
             self,
-            { portable::ctr_and_hash(keys, h, (kind, ctr), acc, data.into_in_place(), what) },
-            |m| m::stitched(keys, h, kind, ctr, acc, data.io(), what)
+            portable::ctr_and_hash(keys, h, start, acc, data.into_in_place(), what),
+            |m, cpu| m::stitched(cpu, keys, h, start, acc, data, what)
         )
     }
 }

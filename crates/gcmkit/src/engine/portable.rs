@@ -2,6 +2,7 @@
 //! integer-multiply GF(2^128) (`field::soft`).
 
 use super::kernels::Hash;
+use super::CtrStart;
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
@@ -86,25 +87,23 @@ pub(crate) fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
 pub(crate) fn ctr_and_hash(
     keys: &RoundKeys,
     h: &HashKey,
-    (kind, ctr): (Counter, [u8; 16]),
+    start: CtrStart,
     acc: &mut u128,
     data: &mut [u8],
     what: Hash,
 ) -> [u8; 16] {
     let schedule = soft::Schedule::new(keys);
     let powers = field_soft::Powers::for_len(h, data.len());
-    ctr_and_hash_with(&schedule, &powers, (kind, ctr), acc, data, what)
+    ctr_and_hash_with(&schedule, &powers, start, acc, data, what)
 }
 
 /// Whole AES-GCM (tag before truncation) on the portable engine, with the fixsliced round
 /// keys and the split powers of H made once for the AAD, the data, the length block and
 /// E(K, Y0).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn gcm_whole(
     keys: &RoundKeys,
     h: &HashKey,
-    kind: Counter,
-    y0: &[u8; 16],
+    y0: CtrStart,
     aad: &[u8],
     data: &mut [u8],
     what: Hash,
@@ -118,7 +117,7 @@ pub(crate) fn gcm_whole(
     // other blocks (one batch of AES for a short message, not two), else of its own.
     let mut ks = [[0u8; 16]; soft::BATCH];
     for (i, k) in ks.iter_mut().enumerate() {
-        *k = kind.add(y0, i as u32);
+        *k = y0.kind.add(&y0.block, i as u32);
     }
     if len <= 16 * (soft::BATCH - 1) {
         schedule.encrypt(&mut ks);
@@ -128,7 +127,11 @@ pub(crate) fn gcm_whole(
             }
         });
     } else {
-        ctr_and_hash_with(&schedule, &powers, (kind, ks[1]), &mut acc, data, what);
+        let first = CtrStart {
+            kind: y0.kind,
+            block: ks[1],
+        };
+        ctr_and_hash_with(&schedule, &powers, first, &mut acc, data, what);
         schedule.encrypt(&mut ks);
     }
     powers.update(
@@ -144,11 +147,12 @@ pub(crate) fn gcm_whole(
 fn ctr_and_hash_with(
     schedule: &soft::Schedule<soft::BatchWord>,
     powers: &field_soft::Powers,
-    (kind, ctr): (Counter, [u8; 16]),
+    start: CtrStart,
     acc: &mut u128,
     data: &mut [u8],
     what: Hash,
 ) -> [u8; 16] {
+    let CtrStart { kind, block: ctr } = start;
     let bb = 16 * soft::BATCH;
     // Stitching hashes one batch per batch of keystream: it needs as many split powers.
     let batches = if powers.batch_blocks() == soft::BATCH {

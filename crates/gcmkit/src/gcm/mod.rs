@@ -203,8 +203,10 @@ impl GcmKey {
         Ok(self.engine.gcm_whole(
             &self.aes,
             &self.h,
-            Self::counter_kind(iv),
-            &y0,
+            crate::engine::CtrStart {
+                kind: Self::counter_kind(iv),
+                block: y0,
+            },
             aad,
             data,
             false,
@@ -240,8 +242,10 @@ impl GcmKey {
             None => self.engine.gcm_whole(
                 &self.aes,
                 &self.h,
-                Self::counter_kind(iv),
-                &y0,
+                crate::engine::CtrStart {
+                    kind: Self::counter_kind(iv),
+                    block: y0,
+                },
                 aad,
                 data.reborrow(),
                 true,

@@ -200,7 +200,10 @@ impl<K: Borrow<AesGcm>> Stream<K> {
             self.ctr = k.engine.ctr_and_hash(
                 &k.aes,
                 &k.h,
-                (self.kind, self.ctr),
+                crate::engine::CtrStart {
+                    kind: self.kind,
+                    block: self.ctr,
+                },
                 &mut self.acc,
                 run,
                 what,

@@ -201,16 +201,14 @@ impl GcmSiv2015 {
         received: Option<&[u8; 16]>,
     ) -> Option<[u8; 16]> {
         let s = self.siv();
-        self.engine.siv2015_small(
-            s.hash,
-            s.tag_key,
-            s.ctr_key,
-            (s.mask, s.counter),
-            nonce,
-            aad,
-            buf,
-            received,
-        )
+        let keys = crate::engine::Siv2015Keys {
+            hash: s.hash,
+            prf: s.tag_key,
+            ctr: s.ctr_key,
+            mask: s.mask,
+            counter: s.counter,
+        };
+        self.engine.siv2015_small(keys, nonce, aad, buf, received)
     }
 
     fn siv(&self) -> Siv<'_> {

@@ -116,7 +116,10 @@ impl Siv<'_> {
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
         // CTR first (the tag is the IV), hashing the plaintext it produces.
-        let ctr = (Counter::Le32, self.first_counter(tag));
+        let ctr = crate::engine::CtrStart {
+            kind: Counter::Le32,
+            block: self.first_counter(tag),
+        };
         let data = crate::engine::Data::InPlace(buf);
         self.engine
             .ctr_and_hash(self.ctr_key, self.hash, ctr, &mut acc, data, Hash::Output);

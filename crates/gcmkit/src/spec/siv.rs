@@ -9,24 +9,40 @@ pub(crate) fn length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
     b
 }
 
+/// The nonce as a little-endian integer (bytes 0..11; bytes 12..15 zero).
+#[inline(always)]
+fn nonce_u128(nonce: &[u8; 12]) -> u128 {
+    let mut n = [0u8; 16];
+    n[..12].copy_from_slice(nonce);
+    u128::from_le_bytes(n)
+}
+
+/// Bit 127 of a block read as a little-endian integer (the top bit of byte 15).
+const TOP: u128 = 1 << 127;
+
+/// [`tag_input`] on little-endian integers (for kernels that keep the hash in registers).
+#[inline(always)]
+pub(crate) fn tag_input_u128(hash: u128, nonce: &[u8; 12]) -> u128 {
+    (hash ^ nonce_u128(nonce)) & !TOP
+}
+
 /// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
 /// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
 #[inline(always)]
 pub(crate) fn tag_input(hash: [u8; 16], nonce: &[u8; 12]) -> [u8; 16] {
-    let mut s = hash;
-    for (b, n) in s.iter_mut().zip(nonce.iter()) {
-        *b ^= n;
-    }
-    s[15] &= 0x7f;
-    s
+    tag_input_u128(u128::from_le_bytes(hash), nonce).to_le_bytes()
+}
+
+/// [`first_counter`] on a little-endian integer.
+#[inline(always)]
+pub(crate) fn first_counter_u128(tag: u128) -> u128 {
+    tag | TOP
 }
 
 /// AES-GCM-SIV's first counter block: the tag with bit 127 set.
 #[inline(always)]
 pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
-    let mut c = *tag;
-    c[15] |= 0x80;
-    c
+    first_counter_u128(u128::from_le_bytes(*tag)).to_le_bytes()
 }
 
 /// The tag PRF's input: the hash value xor the nonce, bit 127 cleared when `mask`

@@ -27,7 +27,8 @@ unsafe fn sub_word(w: u32) -> u32 {
 /// Expands a 16-, 24- or 32-byte key into `rk` in place.
 ///
 /// # Safety
-/// The CPU must have NEON and the AES extension (the armv8 engine's feature table).
+/// The CPU must have NEON and the AES extension (the armv8 engine's feature table;
+/// `Neon::expand_key_into` calls it on the engine's token).
 #[target_feature(enable = "neon,aes")]
 pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error> {
     let nk = match key.len() {

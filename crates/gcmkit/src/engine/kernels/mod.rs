@@ -4,6 +4,11 @@
 //! implements `Simd`, and [`entry_points!`] instantiates these generic functions inside
 //! `#[target_feature]` functions with that backend's feature table, where they inline.
 //!
+//! The kernels are safe code: a vector can only be made from its backend's detection
+//! token (`Simd::Cpu`), which each kernel takes as its first argument, and data moves
+//! through slices (`Data`, `Simd::load`/`store`). The only `unsafe` here is in
+//! [`entry_points!`]: the call of each `#[target_feature]` function, on the token.
+//!
 //! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
 //! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
 //! (stitched pass, whole message, small messages), `siv` (fused small AES-GCM-SIV).
@@ -55,21 +60,7 @@ pub(crate) use siv::SIV2015_SMALL_DATA;
 pub(crate) use siv::SIV_SMALL_BLOCKS;
 
 use super::simd::Simd;
-use core::marker::PhantomData;
-
-/// Overwrites vectors that held key material (powers of H, round keys) before their stack
-/// slots are reused: volatile stores of zero, which the compiler may not drop.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
-#[inline(always)]
-pub(crate) unsafe fn wipe_vectors<B: Simd>(v: &mut [B]) {
-    for x in v.iter_mut() {
-        // SAFETY: x is a valid, exclusive reference; zero() runs under the caller's
-        // target features (the trait's contract).
-        unsafe { core::ptr::write_volatile(x, B::zero()) };
-    }
-}
+use super::Data;
 
 /// Which data the stitched kernel hashes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -81,87 +72,58 @@ pub(crate) enum Hash {
     Output,
 }
 
-/// Source and destination of a kernel: the same pointer for in-place work, or two
-/// non-overlapping buffers of `len` bytes (one pass from input to output, no copy first).
-/// Built only from borrowed slices, whose borrows it carries (`'a`), so a kernel can never
-/// outlive the buffers it reads and writes.
-#[derive(Clone, Copy)]
-pub(crate) struct Io<'a> {
-    pub(super) src: *const u8,
-    pub(super) dst: *mut u8,
-    pub(super) len: usize,
-    _borrow: PhantomData<&'a mut [u8]>,
+/// dst = src xor `ks` over the first `ks.len()` whole vectors of `io` (which holds at
+/// least that many bytes). One match per call, outside the loop: the batch loops call it
+/// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks
+/// fold into the one slicing of the batch.
+#[inline(always)]
+pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
+    let vb = 16 * V::LANES;
+    match io {
+        Data::InPlace(d) => {
+            for (d, k) in d.chunks_exact_mut(vb).zip(ks) {
+                V::load(k.cpu(), d).xor(*k).store(d);
+            }
+        }
+        Data::Copy(s, d) => {
+            for ((s, d), k) in s.chunks_exact(vb).zip(d.chunks_exact_mut(vb)).zip(ks) {
+                V::load(k.cpu(), s).xor(*k).store(d);
+            }
+        }
+    }
 }
 
-impl<'a> Io<'a> {
-    /// The buffer is both source and destination.
-    pub(crate) fn in_place(data: &'a mut [u8]) -> Io<'a> {
-        let p = data.as_mut_ptr();
-        Io {
-            src: p,
-            dst: p,
-            len: data.len(),
-            _borrow: PhantomData,
+/// dst = src xor `ks` over all of `io` (at most `ks.len()` vectors; the last may be
+/// partial: masked load and store on AVX-512, never touching bytes past the data).
+#[inline(always)]
+pub(super) fn xor_vectors_partial<V: Simd>(mut io: Data<'_>, ks: &[V]) {
+    let vb = 16 * V::LANES;
+    let whole = io.len() / vb;
+    xor_vectors(io.reborrow(), &ks[..whole.min(ks.len())]);
+    let rest = whole * vb;
+    if rest < io.len() {
+        let k = ks[whole];
+        match io.tail(rest) {
+            Data::InPlace(d) => V::load_partial(k.cpu(), d).xor(k).store_partial(d),
+            Data::Copy(s, d) => V::load_partial(k.cpu(), s).xor(k).store_partial(d),
         }
-    }
-
-    /// From `src` into `dst`; the shorter length is used (callers pass equal lengths).
-    pub(crate) fn out_of_place(src: &'a [u8], dst: &'a mut [u8]) -> Io<'a> {
-        let len = src.len().min(dst.len());
-        Io {
-            src: src.as_ptr(),
-            dst: dst.as_mut_ptr(),
-            len,
-            _borrow: PhantomData,
-        }
-    }
-
-    /// The part from byte `off` <= len on.
-    pub(super) fn skip(self, off: usize) -> Io<'a> {
-        let off = off.min(self.len);
-        Io {
-            // wrapping_add: no unsafe needed; off <= len keeps both pointers within (or one
-            // past) their buffers, so they stay valid for the remaining len - off bytes.
-            src: self.src.wrapping_add(off),
-            dst: self.dst.wrapping_add(off),
-            len: self.len - off,
-            _borrow: PhantomData,
-        }
-    }
-
-    /// The destination as a slice (read after the kernel wrote it).
-    ///
-    /// # Safety
-    /// No other live reference may write the destination while the slice is used.
-    pub(super) unsafe fn dst_slice(self) -> &'a [u8] {
-        // SAFETY: dst is valid for len bytes for 'a (from a borrowed slice); the caller
-        // guarantees no concurrent writer.
-        unsafe { core::slice::from_raw_parts(self.dst, self.len) }
-    }
-
-    /// The source as a slice.
-    ///
-    /// # Safety
-    /// No other live reference may write the source while the slice is used.
-    pub(super) unsafe fn src_slice(self) -> &'a [u8] {
-        // SAFETY: as `dst_slice`.
-        unsafe { core::slice::from_raw_parts(self.src, self.len) }
     }
 }
 
 /// Instantiates every kernel for one backend: vector type `$v`, `$n` vectors per AES
 /// batch, up to `$maxw` blocks per GHASH reduction, compiled with the target features
 /// `$feat` (the backend's feature table, the same list run-time detection checks).
-/// Generates `unsafe` functions named after the kernels.
 ///
-/// # Safety (of every generated function)
-/// The CPU must have every feature in `$feat`: callers reach these functions only through
-/// a [`crate::engine::Kernels`] token, which exists only after detection of that list.
-/// Pointers and lengths as the generic kernel documents.
+/// The list below is the one place each kernel's signature is written: for each it makes
+/// `name(cpu: Cpu, ...)`, a `#[target_feature]` function in which the generic kernel
+/// inlines (its symbol, e.g. `engine::arm::armv8::stitched`, is what `make arm-counts`
+/// reads), and `call::name`, the safe call of it on the token. The token `cpu` (made only
+/// by `detect()`, `hw_engine!`) is the SAFETY argument of that one `unsafe` call.
 macro_rules! entry_points {
     ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
         use crate::aes::RoundKeys;
-        use crate::engine::kernels::{self, Hash, Io};
+        use crate::engine::kernels::{self, Hash};
+        use crate::engine::{CtrStart, Data, Siv2015Keys};
         use crate::engine::Counter;
         use crate::field::HashKey;
 
@@ -169,147 +131,64 @@ macro_rules! entry_points {
         pub(crate) const BATCH_BLOCKS: usize =
             $n * <$v as crate::engine::simd::Simd>::LANES;
 
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn encrypt_blocks(rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
-            // SAFETY: this function's contract.
-            unsafe { kernels::aes::encrypt_blocks::<$v>(rk, blocks) }
+        crate::engine::kernels::entry_points! {
+            @each [$($feat),+];
+            fn encrypt_blocks(rk: &RoundKeys, blocks: &mut [[u8; 16]])
+                = kernels::aes::encrypt_blocks::<$v>;
+            fn ctr_xor(rk: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16]
+                = kernels::ctr::ctr_xor::<$v, $n>;
+            fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8])
+                = kernels::ghash::hash_update::<$v, $maxw>;
+            fn stitched(rk: &RoundKeys, key: &HashKey, ctr: CtrStart, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16]
+                = kernels::gcm::stitched::<$v, $n, $maxw>;
+            fn gcm_whole(rk: &RoundKeys, key: &HashKey, y0: CtrStart, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16]
+                = kernels::gcm::gcm_whole::<$v, $n, $maxw>;
+            fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
+                = kernels::gcm::gcm_small::<$v>;
+            fn siv_small(kgk: &RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+                = kernels::siv::siv_small::<$v>;
+            fn siv2015_small(keys: Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
+                = kernels::siv::siv2015_small::<$v>;
+            fn fill_powers(h: u128, count: usize, desc: &mut [u128; crate::field::POWERS])
+                = kernels::ghash::fill_powers::<$v>;
+            #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+            fn dot(a: u128, b: u128) -> u128
+                = kernels::ghash::dot::<$v>;
+            fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error>
+                = <$v as crate::engine::simd::Simd>::expand_key_into;
         }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn ctr_xor(
-            rk: &RoundKeys,
-            kind: Counter,
-            ctr: [u8; 16],
-            data: &mut [u8],
-        ) -> [u8; 16] {
-            // SAFETY: this function's contract.
-            unsafe { kernels::ctr::ctr_xor::<$v, $n>(rk, kind, ctr, data) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
-            // SAFETY: this function's contract.
-            unsafe { kernels::ghash::hash_update::<$v, $maxw>(key, acc, data) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn stitched(
-            rk: &RoundKeys,
-            key: &HashKey,
-            kind: Counter,
-            ctr: [u8; 16],
-            acc: &mut u128,
-            io: Io<'_>,
-            what: Hash,
-        ) -> [u8; 16] {
-            // SAFETY: this function's contract.
-            unsafe { kernels::gcm::stitched::<$v, $n, $maxw>(rk, key, kind, ctr, acc, io, what) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn gcm_whole(
-            rk: &RoundKeys,
-            key: &HashKey,
-            kind: Counter,
-            y0: &[u8; 16],
-            aad: &[u8],
-            io: Io<'_>,
-            what: Hash,
-        ) -> [u8; 16] {
-            // SAFETY: this function's contract.
-            unsafe { kernels::gcm::gcm_whole::<$v, $n, $maxw>(rk, key, kind, y0, aad, io, what) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features; sizes as `kernels::gcm::gcm_small`.
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn gcm_small(
-            rk: &RoundKeys,
-            key: &HashKey,
-            y0: u128,
-            aad: &[u8],
-            io: Io<'_>,
-            decrypt: bool,
-        ) -> [u8; 16] {
-            // SAFETY: this function's contract.
-            unsafe { kernels::gcm::gcm_small::<$v>(rk, key, y0, aad, io, decrypt) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features; sizes as `kernels::siv::siv_small`.
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn siv_small(
-            kgk: &RoundKeys,
-            nonce: &[u8; 12],
-            aad: &[u8],
-            data: &mut [u8],
-            received: Option<&[u8; 16]>,
-        ) -> Result<[u8; 16], crate::Error> {
-            // SAFETY: this function's contract.
-            unsafe { kernels::siv::siv_small::<$v>(kgk, nonce, aad, data, received) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`), and the
-        /// sizes `kernels::siv::siv2015_small` documents.
-        $(#[target_feature(enable = $feat)])+
-        #[allow(clippy::too_many_arguments)]
-        pub(crate) unsafe fn siv2015_small(
-            hash: &HashKey,
-            prf: &RoundKeys,
-            ctr: &RoundKeys,
-            how: (bool, crate::spec::siv::CounterInit),
-            nonce: &[u8; 12],
-            aad: &[u8],
-            data: &mut [u8],
-            received: Option<&[u8; 16]>,
-        ) -> [u8; 16] {
-            // SAFETY: this function's contract.
-            unsafe {
-                kernels::siv::siv2015_small::<$v>(hash, prf, ctr, how, nonce, aad, data, received)
+    };
+    (@each $feats:tt;
+     $($(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr;)+) => {
+        $(
+            crate::engine::kernels::entry_points! {
+                @one $feats; $(#[$m])* fn $name($($arg: $t),*) $(-> $ret)? = $f
             }
-        }
+        )+
 
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn fill_powers(
-            h: u128,
-            count: usize,
-            desc: &mut [u128; crate::field::POWERS],
-        ) {
-            // SAFETY: this function's contract.
-            unsafe { kernels::ghash::fill_powers::<$v>(h, count, desc) }
+        /// The entry points as safe calls on the engine's token.
+        pub(crate) mod call {
+            #[allow(unused_imports)]
+            use super::*;
+            pub(crate) use super::BATCH_BLOCKS;
+            $(
+                $(#[$m])*
+                #[inline]
+                pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
+                    // SAFETY: `cpu` exists only after `detect()` found every feature of
+                    // this engine's table, the features `super::$name` is compiled with.
+                    unsafe { super::$name(cpu, $($arg),*) }
+                }
+            )+
         }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
+    };
+    (@one [$($feat:tt),+];
+     $(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr) => {
+        // Safe to call only where these features are enabled: elsewhere, through `call`.
+        $(#[$m])*
         $(#[target_feature(enable = $feat)])+
-        #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-        pub(crate) unsafe fn dot(a: u128, b: u128) -> u128 {
-            // SAFETY: this function's contract.
-            unsafe { kernels::ghash::dot::<$v>(a, b) }
-        }
-
-        /// # Safety
-        /// The CPU must have this backend's features (see `entry_points!`).
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) unsafe fn expand_key_into(
-            key: &[u8],
-            rk: &mut RoundKeys,
-        ) -> Result<(), crate::Error> {
-            // SAFETY: this function's contract.
-            unsafe { <$v as crate::engine::simd::Simd>::expand_key_into(key, rk) }
+        pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
+            $f(cpu, $($arg),*)
         }
     };
 }

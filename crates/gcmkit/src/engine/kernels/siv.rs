@@ -2,14 +2,12 @@
 //! and key split, the length block, the tag input S, the first counter) come from
 //! `crate::spec`, so this kernel and the portable path share them.
 
-use super::super::simd::Simd;
-use super::aes::{aes_n, keys};
-use super::ctr::ctr_xor_io;
-use super::ghash::{load_block, powers, Sums};
-use super::wipe_vectors;
-use super::Io;
+use super::super::simd::{wipe_vectors, Simd};
+use super::aes::{aes_n, keys, Keys};
+use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
+use super::ghash::{absorb_padded, load_block, powers, Sums, Table};
 use crate::aes::RoundKeys;
-use crate::engine::Counter;
+use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
 use crate::field::Flavor;
 use crate::spec::{rfc8452, siv};
 
@@ -37,128 +35,161 @@ const SIV_GROUP: usize = 8;
 /// tag of the resulting plaintext is returned: the caller compares (in constant time)
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract). `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
-pub(crate) unsafe fn siv_small<V: Simd>(
+pub(crate) fn siv_small<V: Simd>(
+    cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
     aad: &[u8],
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        // DeriveKey (RFC 8452 sec. 4; inputs and split in `spec::rfc8452`): all six blocks as independent
-        // chains (AES-128 uses 4, AES-192 5; in parallel the rest cost no latency).
-        let mut blocks = rfc8452::derive_key_inputs(nonce);
-        let mut d = [B::<V>::zero(); 6];
-        for (x, b) in d.iter_mut().zip(blocks.iter()) {
-            *x = B::<V>::load(b.as_ptr());
+    let bc = V::block_cpu(cpu);
+    // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
+    // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
+    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
+    // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
+    // (about 15 cycles each, five of them on the chain); with the register key schedule
+    // and block-wide CTR, AES-256-GCM-SIV at 16 B went from about 550 to about 400 cycles
+    // (docs/perf/cycles-intel-f6-m207.md).
+    //
+    // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
+    // AES-192 5; in parallel the rest cost no latency).
+    let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
+    let mut d = [first; 6];
+    for (i, x) in d.iter_mut().enumerate().skip(1) {
+        *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
+    }
+    // What is wiped here, and what is not: every copy this kernel writes to memory (the
+    // power tables, which are indexed and so live on the stack; the expanded key where a
+    // backend has no register schedule). Vectors and integers that live in registers
+    // (`d`, the derived keys, the round keys of both keys) are not: a volatile wipe of
+    // them only gives them a stack home to write zeros to, and never reaches a register
+    // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
+    // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
+    // object zeroizes its own `RoundKeys`).
+    let kgk_keys = keys::<B<V>>(bc, kgk);
+    aes_n(&kgk_keys, &mut d);
+    let mut out = [0u128; 6];
+    for (o, x) in out.iter_mut().zip(d.iter()) {
+        *o = x.to_u128();
+    }
+    let (auth, enc_lo, enc_hi) = rfc8452::derived_keys_u128(&out);
+    let h = B::<V>::from_u128_computed(bc, auth);
+    let enc_len = rfc8452::enc_key_len(kgk.key_bits());
+    let lo = B::<V>::from_u128_computed(bc, enc_lo);
+    let hi = B::<V>::from_u128_computed(bc, enc_hi);
+    let registers = match enc_len {
+        16 => B::<V>::expand_in_registers(lo, None),
+        32 => B::<V>::expand_in_registers(lo, Some(hi)),
+        _ => None,
+    };
+    let ek = match registers {
+        Some(k) => Keys {
+            k,
+            rounds: if enc_len == 16 { 10 } else { 14 },
+        },
+        None => {
+            // Through memory: AES-192's derived key, and backends without a register
+            // schedule. The bytes and the expanded key are wiped (`RoundKeys` on drop).
+            let mut enc = [0u8; 32];
+            enc[..16].copy_from_slice(&enc_lo.to_le_bytes());
+            enc[16..].copy_from_slice(&enc_hi.to_le_bytes());
+            let mut rk = RoundKeys::empty();
+            let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
+            crate::secret::wipe::wipe_bytes(&mut enc);
+            expanded?;
+            keys::<B<V>>(bc, &rk)
         }
-        // What is wiped here, and what is not: every copy this kernel writes to memory
-        // (the DeriveKey blocks, the key bytes, the expanded derived key, the power
-        // tables, which are indexed and so live on the stack). Vectors that live in
-        // registers (`d`, the broadcast round keys of both keys) are not: a volatile
-        // wipe of them only gives them a stack home to write zeros to, and never reaches
-        // a register spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV
-        // 16 B: commit message, measured). The long-term key's copies follow `gcm_small`'s
-        // rule (the key object zeroizes its own `RoundKeys`).
-        let kgk_keys = keys::<B<V>>(kgk);
-        aes_n(&kgk_keys, &mut d);
-        for (x, b) in d.iter().zip(blocks.iter_mut()) {
-            x.store(b.as_mut_ptr());
-        }
-        let (mut auth, mut enc) = rfc8452::derived_keys(&blocks);
-        crate::secret::wipe::wipe(&mut blocks);
-        let h = B::<V>::from_u128(u128::from_le_bytes(auth));
-        crate::secret::wipe::wipe(core::slice::from_mut(&mut auth));
-        let enc_len = rfc8452::enc_key_len(kgk.key_bits());
-        let mut rk = RoundKeys::empty();
-        let expanded = V::expand_key_into(&enc[..enc_len], &mut rk);
-        // 16 bytes per volatile store (`wipe` on a byte slice is 32 byte stores).
-        crate::secret::wipe::wipe_bytes(&mut enc);
-        expanded?;
-        let ek = keys::<B<V>>(&rk);
+    };
 
-        // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
-        // helpers.
-        let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
-        let total = ab + db + 1;
-        let kp = total.min(SIV_GROUP);
-        let mut pw = [B::<V>::zero(); SIV_GROUP];
-        let mut kara = [B::<V>::zero(); SIV_GROUP];
-        powers(h, kp, &mut pw);
-        for j in 0..kp {
-            kara[j] = pw[j].xor(pw[j].swap64());
-        }
+    // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
+    // helpers.
+    let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
+    let total = ab + db + 1;
+    let kp = total.min(SIV_GROUP);
+    let mut pw = [B::<V>::zero(bc); SIV_GROUP];
+    let mut kara = [B::<V>::zero(bc); SIV_GROUP];
+    powers(h, kp, &mut pw);
+    for j in 0..kp {
+        kara[j] = pw[j].xor(pw[j].swap64());
+    }
 
-        if let Some(t) = received {
-            ctr_xor_io::<V, 8>(
-                &rk,
-                Counter::Le32,
-                siv::first_counter(t),
-                Io::in_place(data),
-            );
-        }
-        // POLYVAL of pad16(AAD) || pad16(plaintext) || lengths: `total` blocks in groups
-        // of up to SIV_GROUP, each one aggregated batch (block i of a group ending at
-        // `end` times H^(end - i)) with one reduction; the running value enters each
-        // group's first block (Horner over groups).
-        let len = siv::length_block(aad.len() as u64, data.len() as u64);
-        let mut acc = B::<V>::zero();
-        {
-            let plain: &[u8] = data;
-            let block = |i: usize| -> B<V> {
-                let (src, off) = if i < ab {
-                    (aad, 16 * i)
-                } else if i < ab + db {
-                    (plain, 16 * (i - ab))
-                } else {
-                    (&len[..], 0)
-                };
-                load_block::<V>(
-                    src.as_ptr().add(off),
-                    (src.len() - off).min(16),
-                    Flavor::Polyval,
-                )
+    if let Some(t) = received {
+        let c = siv::first_counter_u128(u128::from_le_bytes(*t));
+        ctr_small::<V>(cpu, &ek, B::<V>::from_u128_computed(bc, c), data);
+    }
+    // POLYVAL of pad16(AAD) || pad16(plaintext) || lengths: `total` blocks in groups
+    // of up to SIV_GROUP, each one aggregated batch (block i of a group ending at
+    // `end` times H^(end - i)) with one reduction; the running value enters each
+    // group's first block (Horner over groups).
+    let len = siv::length_block(aad.len() as u64, data.len() as u64);
+    let mut acc = B::<V>::zero(bc);
+    {
+        let plain: &[u8] = data;
+        let block = |i: usize| -> B<V> {
+            let (src, off) = if i < ab {
+                (aad, 16 * i)
+            } else if i < ab + db {
+                (plain, 16 * (i - ab))
+            } else {
+                (&len[..], 0)
             };
-            let mut b = 0;
-            while b < total {
-                let end = (b + SIV_GROUP).min(total);
-                let mut sums = Sums::<B<V>>::zero();
-                for i in b..end {
-                    let mut x = block(i);
-                    if i == b {
-                        x = x.xor(acc);
-                    }
-                    let e = end - i;
-                    sums.mul_add(x, pw[e - 1], kara[e - 1]);
+            let end = (off + 16).min(src.len());
+            load_block::<V>(cpu, &src[off..end], Flavor::Polyval)
+        };
+        let mut b = 0;
+        while b < total {
+            let end = (b + SIV_GROUP).min(total);
+            let mut sums = Sums::<B<V>>::zero(bc);
+            for i in b..end {
+                let mut x = block(i);
+                if i == b {
+                    x = x.xor(acc);
                 }
-                acc = sums.reduce();
-                b = end;
+                let e = end - i;
+                sums.mul_add(x, pw[e - 1], kara[e - 1]);
             }
+            acc = sums.reduce();
+            b = end;
         }
-        // TAG = AES(K_enc, S), S from POLYVAL and the nonce as `siv` defines it.
-        let input = siv::tag_input(acc.to_u128().to_le_bytes(), nonce);
-        let mut s = [B::<V>::load(input.as_ptr())];
-        aes_n(&ek, &mut s);
-        let mut tag = [0u8; 16];
-        s[0].store(tag.as_mut_ptr());
-        if received.is_none() {
-            ctr_xor_io::<V, 8>(
-                &rk,
-                Counter::Le32,
-                siv::first_counter(&tag),
-                Io::in_place(data),
-            );
+    }
+    // TAG = AES(K_enc, S), S from POLYVAL and the nonce as `siv` defines it.
+    let input = siv::tag_input_u128(acc.to_u128(), nonce);
+    let mut s = [B::<V>::from_u128_computed(bc, input)];
+    aes_n(&ek, &mut s);
+    let tag = s[0].to_u128();
+    if received.is_none() {
+        let c = siv::first_counter_u128(tag);
+        ctr_small::<V>(cpu, &ek, B::<V>::from_u128_computed(bc, c), data);
+    }
+    // Key material: overwrite the stack copies of the powers (the round keys are
+    // registers, see above).
+    wipe_vectors(&mut pw);
+    wipe_vectors(&mut kara);
+    Ok(tag.to_le_bytes())
+}
+
+/// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
+/// derived key's round keys as they are (in registers): block-wide up to 8 blocks, where
+/// one group of independent chains covers the message (the keys broadcast to 512-bit
+/// lanes measured about 75 cycles slower at 16 B), and `V`-wide above.
+#[inline(always)]
+fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]) {
+    if data.len() <= 8 * 16 {
+        let c = Ctr::<B<V>>::from_block(V::block_cpu(cpu), first, Counter::Le32);
+        ctr_xor_keys::<B<V>, 8>(ek, c, Data::InPlace(data));
+    } else {
+        let mut k = [V::zero(cpu); 15];
+        for (x, b) in k.iter_mut().zip(ek.k.iter()) {
+            *x = V::broadcast(cpu, *b);
         }
-        // Key material: overwrite the stack copies of the powers (the RoundKeys value
-        // wipes itself on drop; the broadcast round keys are registers, see above).
-        wipe_vectors(&mut pw);
-        wipe_vectors(&mut kara);
-        Ok(tag)
+        let wide = Keys {
+            k,
+            rounds: ek.rounds,
+        };
+        let c = Ctr::<V>::from_block(cpu, first, Counter::Le32);
+        ctr_xor_keys::<V, 8>(&wide, c, Data::InPlace(data));
     }
 }
 
@@ -169,7 +200,7 @@ pub(crate) const SIV2015_SMALL_DATA: usize = 64;
 /// Whole GCM-SIV (2015) of a small input with keys set up once (seed 001, the short-message
 /// case of its Table 2): GHASH of pad16(A) || pad16(M) || lengths as one aggregated batch
 /// with the key's precomputed powers and one reduction; S = hash xor N (bit 127 cleared
-/// when `mask`); TAG = AES(K_prf, S); then the keystream blocks as independent AES chains
+/// when `keys.mask`); TAG = AES(K_prf, S); then the keystream blocks as independent AES chains
 /// from the tag's counter block (`siv::counter_block`). The chain is hash -> AES -> AES:
 /// one AES latency longer than AES-GCM's small kernel (AES -> hash), which is why the
 /// paper's short-message claim is measured, not assumed (docs/perf/paper-tables.md).
@@ -177,73 +208,66 @@ pub(crate) const SIV2015_SMALL_DATA: usize = 64;
 /// Encryption (`received` None) encrypts `data` in place and returns the tag; decryption
 /// decrypts in place under the received tag and returns the tag of the plaintext (the
 /// caller compares in constant time and zeroes `data` on mismatch).
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
-/// `data.len() <= SIV2015_SMALL_DATA`, `pad16(aad) + pad16(data) + 16 <= 16 * hash.count`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn siv2015_small<V: Simd>(
-    hash: &crate::field::HashKey,
-    prf: &RoundKeys,
-    ctr: &RoundKeys,
-    (mask, counter): (bool, siv::CounterInit),
+pub(crate) fn siv2015_small<V: Simd>(
+    cpu: V::Cpu,
+    long_term: Siv2015Keys<'_>,
     nonce: &[u8; 12],
     aad: &[u8],
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> [u8; 16] {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        let ck = keys::<B<V>>(ctr);
-        if let Some(t) = received {
-            keystream_xor::<V>(&ck, &siv::counter_block(t, mask, counter), data);
-        }
-        // GHASH of pad16(A) || pad16(M) || lengths: k blocks, block b times H^(k-b).
-        let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-        let (h, hk) = (
-            super::ghash::power_ptr(hash, k),
-            super::ghash::kara_ptr(hash, k),
-        );
-        let mut sums = super::ghash::Sums::<B<V>>::zero();
-        let mut next = 0;
-        let len = siv::length_block(aad.len() as u64, data.len() as u64);
-        for part in [aad, &*data, &len[..]] {
-            super::ghash::absorb_padded::<V>(&mut sums, part, h, hk, &mut next, hash.flavor);
-        }
-        let value = hash.flavor.store(sums.reduce().to_u128());
-        let input = siv::prf_input(value, nonce, mask);
-        let mut s = [B::<V>::load(input.as_ptr())];
-        let pk = keys::<B<V>>(prf);
-        aes_n(&pk, &mut s);
-        let mut tag = [0u8; 16];
-        s[0].store(tag.as_mut_ptr());
-        if received.is_none() {
-            keystream_xor::<V>(&ck, &siv::counter_block(&tag, mask, counter), data);
-        }
-        // Long-term keys: their broadcast copies are not secret beyond the key objects,
-        // which wipe themselves (as in `gcm_small`).
-        tag
+    let bc = V::block_cpu(cpu);
+    let Siv2015Keys {
+        hash,
+        prf,
+        ctr,
+        mask,
+        counter,
+    } = long_term;
+    let ck = keys::<B<V>>(bc, ctr);
+    if let Some(t) = received {
+        keystream_xor::<V>(cpu, &ck, &siv::counter_block(t, mask, counter), data);
     }
+    // GHASH of pad16(A) || pad16(M) || lengths: k blocks, block b times H^(k-b).
+    let k = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+    let table = Table::last(hash, k);
+    let mut sums = Sums::<B<V>>::zero(bc);
+    let mut next = 0;
+    let len = siv::length_block(aad.len() as u64, data.len() as u64);
+    for part in [aad, &*data, &len[..]] {
+        absorb_padded::<V>(cpu, &mut sums, part, table, &mut next, hash.flavor);
+    }
+    let value = hash.flavor.store(sums.reduce().to_u128());
+    let input = siv::prf_input(value, nonce, mask);
+    let mut s = [B::<V>::load(bc, &input)];
+    let pk = keys::<B<V>>(bc, prf);
+    aes_n(&pk, &mut s);
+    let mut tag = [0u8; 16];
+    s[0].store(&mut tag);
+    if received.is_none() {
+        keystream_xor::<V>(cpu, &ck, &siv::counter_block(&tag, mask, counter), data);
+    }
+    // Long-term keys: their broadcast copies are not secret beyond the key objects,
+    // which wipe themselves (as in `gcm_small`).
+    tag
 }
 
 /// XORs the keystream from counter block `first` (Le32 counting, at most 4 blocks as
-/// independent AES chains) into `data`. A function, not a closure: closures do not inherit
-/// the caller's target features, and their intrinsics would become calls.
-///
-/// # Safety
-/// Only under the backend's target features, on a CPU that has them (the [`Simd`] contract).
-/// `data.len() <= 64`.
+/// independent AES chains) into `data` (`data.len() <= 64`). A function, not a closure:
+/// closures do not inherit the caller's target features, and their intrinsics would
+/// become calls.
 #[inline(always)]
-unsafe fn keystream_xor<V: Simd>(ck: &super::aes::Keys<B<V>>, first: &[u8; 16], data: &mut [u8]) {
-    // SAFETY: within this function's `# Safety` contract.
-    unsafe {
-        let mut c = super::ctr::Ctr::<B<V>>::new(first, Counter::Le32);
-        let mut s = [B::<V>::zero(); 4];
-        for x in s.iter_mut() {
-            *x = c.take();
-        }
-        aes_n(ck, &mut s);
-        super::ctr::xor_keystream::<V>(data, &s);
+fn keystream_xor<V: Simd>(cpu: V::Cpu, ck: &Keys<B<V>>, first: &[u8; 16], data: &mut [u8]) {
+    let start = CtrStart {
+        kind: Counter::Le32,
+        block: *first,
+    };
+    let mut c = Ctr::<B<V>>::new(V::block_cpu(cpu), start);
+    let mut s = [B::<V>::zero(V::block_cpu(cpu)); 4];
+    for x in s.iter_mut() {
+        *x = c.take();
     }
+    aes_n(ck, &mut s);
+    xor_keystream::<V>(cpu, Data::InPlace(data), &s);
 }

@@ -3,7 +3,7 @@
 //! vector types (`vectors`) and the AES-NI key schedule (`keys`). The kernels themselves
 //! are the ISA-neutral ones in `engine/kernels`.
 //!
-//! One feature table per engine feeds both run-time detection (`detected`) and the
+//! One feature table per engine feeds both run-time detection (`detect`, which makes the engine's token) and the
 //! `#[target_feature]` attributes of its entry points (`engine::hw_engine!`), so the two
 //! can never disagree.
 
@@ -16,9 +16,9 @@ use vectors::{Xmm, Ymm, Zmm};
 #[rustfmt::skip]
 crate::engine::hw_engine!(aesni, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8, 8);
 #[rustfmt::skip]
-crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 8, 16);
+crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 8, 16, implies [aesni]);
 #[rustfmt::skip]
-crate::engine::hw_engine!(avx512, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 8, 32);
+crate::engine::hw_engine!(avx512, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 8, 32, implies [aesni, avx2]);
 
 /// The CPU features gcmkit's x86 engines use, each with whether this CPU has it (for
 /// `gcmkit info`): the widest engine's table, a superset of the others.

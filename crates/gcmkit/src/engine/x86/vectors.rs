@@ -2,21 +2,14 @@
 //! VPCLMULQDQ on AVX2, two blocks) and `Zmm` (VAES + VPCLMULQDQ on AVX-512, four blocks).
 //! Each method is one intrinsic, or a few for the cross-lane ones.
 //!
-//! Every method is a thin intrinsic wrapper under the single contract of [`Simd`] (run
-//! only inside the engine's `#[target_feature]` entry points, after detection).
+//! Each vector carries its engine's token (`aesni::Cpu`, `avx2::Cpu`, `avx512::Cpu`,
+//! made only by detection of that engine's feature table, `engine::hw_engine!`), and the
+//! register field is private to this file, so a value exists only on a CPU with the
+//! features its intrinsics need: that is the SAFETY argument of every block below.
 
+use super::{aesni, avx2, avx512};
 use crate::engine::simd::Simd;
 use core::arch::x86_64::*;
-
-#[inline(always)]
-/// The byte-reversal shuffle mask.
-///
-/// # Safety
-/// SSE2 must be available (every x86 engine has it).
-unsafe fn bswap_mask128() -> __m128i {
-    // SAFETY: register-only SSE2, this function's contract.
-    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
-}
 
 /// The low `n` bits set (n < 64): the byte mask of an `n`-byte partial vector.
 #[inline(always)]
@@ -24,390 +17,220 @@ fn byte_mask(n: usize) -> u64 {
     (1u64 << (n & 63)) - 1
 }
 
+/// One block (AES-NI + PCLMULQDQ on SSE registers).
 #[derive(Clone, Copy)]
-pub(crate) struct Xmm(__m128i);
+pub(crate) struct Xmm(__m128i, aesni::Cpu);
+/// Two blocks (VAES + VPCLMULQDQ on AVX2 registers).
 #[derive(Clone, Copy)]
-pub(crate) struct Ymm(__m256i);
+pub(crate) struct Ymm(__m256i, avx2::Cpu);
+/// Four blocks (VAES + VPCLMULQDQ on AVX-512 registers).
 #[derive(Clone, Copy)]
-pub(crate) struct Zmm(__m512i);
+pub(crate) struct Zmm(__m512i, avx512::Cpu);
 
-// SAFETY (all three impls): every method only executes the intrinsics of its width; the
-// engine entry points that instantiate the kernels enable exactly those target features
-// (from the same feature table that run-time detection checks) and are only reachable
-// through a `Kernels` token, which exists only after detection confirmed them. Loads and
-// stores go through the unaligned forms and the caller guarantees `16 * LANES` valid bytes
-// at the pointer.
+/// `clmul` and `dword0` of one width from its intrinsics.
+macro_rules! x86_ops {
+    ($clmul:ident, $dword0:ident) => {
+        #[inline(always)]
+        fn clmul<const IMM: i32>(self, o: Self) -> Self {
+            // SAFETY: `self` carries its engine's token, whose table has this width's
+            // carry-less multiply (PCLMULQDQ, or VPCLMULQDQ with AVX2 / AVX-512F).
+            Self(unsafe { $clmul::<IMM>(self.0, o.0) }, self.1)
+        }
+        #[inline(always)]
+        fn dword0(self) -> u32 {
+            // SAFETY: `self` carries its engine's token (SSE2 / AVX / AVX-512F detected).
+            unsafe { $dword0(self.0) as u32 }
+        }
+    };
+}
+
+/// `lane0` of a wide type: the low 128 bits, with the token converted to `Xmm`'s.
+macro_rules! lane0_op {
+    ($cast:ident) => {
+        #[inline(always)]
+        fn lane0(self) -> Xmm {
+            // SAFETY: `self` carries its engine's token (AVX / AVX-512F detected).
+            Xmm(unsafe { $cast(self.0) }, self.1.into())
+        }
+    };
+}
+
+/// The methods every x86 width writes the same way, from one row of that width's
+/// intrinsics: `[load store zero xor aesenc aesenclast add32 shuffle32 shuffle8 clmul
+/// dword0]`, `widen` making the 128-bit byte-reversal mask this width's.
+macro_rules! x86_width {
+    ([$load:ident $store:ident $zero:ident $xor:ident $enc:ident $last:ident $add:ident
+      $sh32:ident $sh8:ident $clmul:ident $d0:ident] widen $widen:path) => {
+        crate::engine::simd::register_memory!($load, $store);
+        crate::engine::simd::from_token! { zero() => $zero(); }
+        crate::engine::simd::one_op! {
+            xor(x, o) => $xor(x, o);
+            aesenc(x, k) => $enc(x, k);
+            aesenclast(x, k) => $last(x, k);
+            swap64(x) => $sh32::<0x4e>(x);
+            bswap(x) => $sh8(x, $widen(bswap_mask128()));
+            add32(x, o) => $add(x, o);
+        }
+        x86_ops!($clmul, $d0);
+    };
+    // A wide type: its lane count, and its broadcast, zero-extension and low-lane cast of
+    // one 128-bit block (the broadcast also widens the byte-reversal mask).
+    // The lane fold XORs the upper half into the lower (`$xor` of `$lo` and `$hi::<1>`),
+    // as a `$half` vector, and folds that on down to one block.
+    ([$($row:ident)+] lanes $lanes:literal [$bcast:ident $zext:ident $cast:ident]
+     fold $half:ident($xor:ident $lo:ident $hi:ident)) => {
+        x86_width!([$($row)+] widen $bcast);
+        const LANES: usize = $lanes;
+        type Block = Xmm;
+        crate::engine::simd::from_token! {
+            broadcast(b: Xmm) => $bcast(b.0);
+            from_lane0(b: Xmm) => $zext(b.0);
+        }
+        lane0_op!($cast);
+        #[inline(always)]
+        fn fold_lanes(self) -> Xmm {
+            // SAFETY: `self` carries its engine's token (AVX2, or AVX-512F with AVX2).
+            let half = unsafe { $xor($lo(self.0), $hi::<1>(self.0)) };
+            $half(half, self.1.into()).fold_lanes()
+        }
+    };
+}
+
+/// The byte-reversal shuffle mask (SSE2: every x86 engine has it; called only inside the
+/// `one_op!` blocks, under their token).
+///
+/// # Safety
+/// SSE2 must be available.
+#[inline(always)]
+unsafe fn bswap_mask128() -> __m128i {
+    // SAFETY: register-only SSE2, this function's contract.
+    unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+}
+
 impl Simd for Xmm {
+    type Cpu = aesni::Cpu;
+    x86_width!([_mm_loadu_si128 _mm_storeu_si128 _mm_setzero_si128 _mm_xor_si128 _mm_aesenc_si128
+        _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
+        _mm_cvtsi128_si32] widen core::convert::identity);
     crate::engine::simd::single_lane_identities!();
+    crate::engine::simd::from_token! {
+        splat_dword3(n: i32) => _mm_set_epi32(n, 0, 0, 0);
+        splat_dword0(n: i32) => _mm_set_epi32(0, 0, 0, n);
+    }
+    crate::engine::simd::one_op! {
+        xor3(x, a, b) => _mm_xor_si128(x, _mm_xor_si128(a, b));
+    }
+    /// An empty `asm!` on the register: the 16 xmm registers cannot hold 8 AES states,
+    /// the round keys and the hashing at once, and without this the compiler regrouped
+    /// the stitched loop's 8 chains into runs of 2-3 whole-block encryptions (one basic
+    /// block per batch since the loop stopped testing the hash source per round), which
+    /// left the AES unit waiting on latency: AES-128-GCM 16 KiB 0.92x of the interleaved
+    /// loop.
     #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_setzero_si128()) }
+    fn pin(self) -> Self {
+        let mut x = self.0;
+        // SAFETY: the template is empty: it reads and writes nothing but names `x`'s
+        // register, which it leaves unchanged.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(xmm_reg) x,
+                options(nomem, nostack, preserves_flags)
+            )
+        };
+        Xmm(x, self.1)
     }
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the `Simd` contract: `p` is valid for 16 bytes (`16 * LANES`), and the
-        // unaligned load needs no alignment; this width's features are present.
-        Xmm(unsafe { _mm_loadu_si128(p.cast()) })
+    fn from_u128_computed(cpu: aesni::Cpu, x: u128) -> Self {
+        // SAFETY: `cpu` proves SSE2 and SSE4.1 (the aesni table has both).
+        Xmm(
+            unsafe { _mm_insert_epi64::<1>(_mm_cvtsi64_si128(x as i64), (x >> 64) as i64) },
+            cpu,
+        )
     }
     #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the `Simd` contract: `p` is valid for writing 16 bytes (`16 * LANES`),
-        // and the unaligned store needs no alignment; this width's features are present.
-        unsafe { _mm_storeu_si128(p.cast(), self.0) }
+    fn to_u128(self) -> u128 {
+        // SAFETY: `self` carries the aesni token (detected SSE2 and SSE4.1).
+        let (lo, hi) = unsafe {
+            (
+                _mm_cvtsi128_si64(self.0) as u64,
+                _mm_extract_epi64::<1>(self.0) as u64,
+            )
+        };
+        (hi as u128) << 64 | lo as u128
     }
     #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_xor_si128(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_xor_si128(self.0, _mm_xor_si128(a.0, b.0))) }
-    }
-    #[inline(always)]
-    unsafe fn dword0(self) -> u32 {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { _mm_cvtsi128_si32(self.0) as u32 }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword3(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_set_epi32(n, 0, 0, 0)) }
-    }
-    #[inline(always)]
-    unsafe fn aesenc(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_aesenc_si128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_aesenclast_si128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_clmulepi64_si128::<IMM>(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn swap64(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_shuffle_epi32::<0x4e>(self.0)) }
-    }
-    #[inline(always)]
-    unsafe fn bswap(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_shuffle_epi8(self.0, bswap_mask128())) }
-    }
-    #[inline(always)]
-    unsafe fn add32(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_add_epi32(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword0(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm_set_epi32(0, 0, 0, n)) }
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        let cpu = lo.1;
+        // SAFETY: `lo` carries the aesni token (detected AES-NI, SSE2 and SSSE3), the
+        // features `expand_in_registers` uses.
+        let k = unsafe { super::keys::expand_in_registers(lo.0, hi.map(|h| h.0)) };
+        // Slot by slot, not `array::map`: its out-of-line call (with a `vzeroupper` in the
+        // AVX engines) sent the 15 round keys through memory.
+        let mut out = [lo; 15];
+        for (o, x) in out.iter_mut().zip(k) {
+            *o = Xmm(x, cpu);
+        }
+        Some(out)
     }
 }
 
 impl Simd for Ymm {
-    const LANES: usize = 2;
-    type Block = Xmm;
     #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_setzero_si256()) }
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        Xmm::expand_in_registers(lo, hi)
     }
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the `Simd` contract: `p` is valid for 32 bytes (`16 * LANES`), and the
-        // unaligned load needs no alignment; this width's features are present.
-        Ymm(unsafe { _mm256_loadu_si256(p.cast()) })
+    type Cpu = avx2::Cpu;
+    x86_width!([_mm256_loadu_si256 _mm256_storeu_si256 _mm256_setzero_si256 _mm256_xor_si256
+        _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
+        _mm256_shuffle_epi8 _mm256_clmulepi64_epi128 _mm256_cvtsi256_si32] lanes 2
+        [_mm256_broadcastsi128_si256 _mm256_zextsi128_si256 _mm256_castsi256_si128]
+        fold Xmm(_mm_xor_si128 _mm256_castsi256_si128 _mm256_extracti128_si256));
+    crate::engine::simd::from_token! {
+        splat_dword3(n: i32) => _mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0);
+        splat_dword0(n: i32) => _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n);
+        lane_offsets() => _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0);
     }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the `Simd` contract: `p` is valid for writing 32 bytes (`16 * LANES`),
-        // and the unaligned store needs no alignment; this width's features are present.
-        unsafe { _mm256_storeu_si256(p.cast(), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn broadcast(b: Xmm) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_broadcastsi128_si256(b.0)) }
-    }
-    #[inline(always)]
-    unsafe fn from_lane0(b: Xmm) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_zextsi128_si256(b.0)) }
-    }
-    #[inline(always)]
-    unsafe fn lane0(self) -> Xmm {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm256_castsi256_si128(self.0)) }
-    }
-    #[inline(always)]
-    unsafe fn fold_lanes(self) -> Xmm {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Xmm(_mm_xor_si128(
-                _mm256_castsi256_si128(self.0),
-                _mm256_extracti128_si256::<1>(self.0),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_xor_si256(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_xor_si256(self.0, _mm256_xor_si256(a.0, b.0))) }
-    }
-    #[inline(always)]
-    unsafe fn dword0(self) -> u32 {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { _mm256_cvtsi256_si32(self.0) as u32 }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword3(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0)) }
-    }
-    #[inline(always)]
-    unsafe fn aesenc(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_aesenc_epi128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_aesenclast_epi128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_clmulepi64_epi128::<IMM>(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn swap64(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_shuffle_epi32::<0x4e>(self.0)) }
-    }
-    #[inline(always)]
-    unsafe fn bswap(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Ymm(_mm256_shuffle_epi8(
-                self.0,
-                _mm256_broadcastsi128_si256(bswap_mask128()),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn add32(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_add_epi32(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn lane_offsets() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0)) }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword0(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Ymm(_mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n)) }
+    crate::engine::simd::one_op! {
+        xor3(x, a, b) => _mm256_xor_si256(x, _mm256_xor_si256(a, b));
     }
 }
 
 impl Simd for Zmm {
-    const LANES: usize = 4;
-    type Block = Xmm;
     #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_setzero_si512()) }
+    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
+        Xmm::expand_in_registers(lo, hi)
+    }
+    type Cpu = avx512::Cpu;
+    x86_width!([_mm512_loadu_si512 _mm512_storeu_si512 _mm512_setzero_si512 _mm512_xor_si512
+        _mm512_aesenc_epi128 _mm512_aesenclast_epi128 _mm512_add_epi32 _mm512_shuffle_epi32
+        _mm512_shuffle_epi8 _mm512_clmulepi64_epi128 _mm512_cvtsi512_si32] lanes 4
+        [_mm512_broadcast_i32x4 _mm512_zextsi128_si512 _mm512_castsi512_si128]
+        fold Ymm(_mm256_xor_si256 _mm512_castsi512_si256 _mm512_extracti64x4_epi64));
+    #[inline(always)]
+    fn load_partial(cpu: avx512::Cpu, src: &[u8]) -> Self {
+        debug_assert!(src.len() < 64);
+        // SAFETY: the mask selects at most `src.len()` bytes from its start (fewer if the
+        // length were 64 or more), and masked-off bytes are neither read nor able to
+        // fault; `cpu` proves AVX-512BW.
+        Zmm(
+            unsafe { _mm512_maskz_loadu_epi8(byte_mask(src.len()), src.as_ptr().cast()) },
+            cpu,
+        )
     }
     #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the `Simd` contract: `p` is valid for 64 bytes (`16 * LANES`), and the
-        // unaligned load needs no alignment; this width's features are present.
-        Zmm(unsafe { _mm512_loadu_si512(p.cast()) })
+    fn store_partial(self, dst: &mut [u8]) {
+        debug_assert!(dst.len() < 64);
+        // SAFETY: as `load_partial`: at most `dst.len()` bytes are written, all in `dst`.
+        unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), byte_mask(dst.len()), self.0) }
     }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u8) {
-        // SAFETY: the `Simd` contract: `p` is valid for writing 64 bytes (`16 * LANES`),
-        // and the unaligned store needs no alignment; this width's features are present.
-        unsafe { _mm512_storeu_si512(p.cast(), self.0) }
+    crate::engine::simd::from_token! {
+        splat_dword3(n: i32) => _mm512_set_epi32(n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0);
+        splat_dword0(n: i32) => _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n);
+        lane_offsets() => _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
     }
-    #[inline(always)]
-    unsafe fn broadcast(b: Xmm) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_broadcast_i32x4(b.0)) }
-    }
-    #[inline(always)]
-    unsafe fn from_lane0(b: Xmm) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_zextsi128_si512(b.0)) }
-    }
-    #[inline(always)]
-    unsafe fn lane0(self) -> Xmm {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Xmm(_mm512_castsi512_si128(self.0)) }
-    }
-    #[inline(always)]
-    unsafe fn load_partial(p: *const u8, n: usize) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            // Masked-off bytes are neither read nor able to fault.
-            Zmm(_mm512_maskz_loadu_epi8(byte_mask(n), p.cast()))
-        }
-    }
-    #[inline(always)]
-    unsafe fn store_partial(self, p: *mut u8, n: usize) {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { _mm512_mask_storeu_epi8(p.cast(), byte_mask(n), self.0) }
-    }
-    #[inline(always)]
-    unsafe fn fold_lanes(self) -> Xmm {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            let a = _mm512_castsi512_si256(self.0);
-            let b = _mm512_extracti64x4_epi64::<1>(self.0);
-            Ymm(_mm256_xor_si256(a, b)).fold_lanes()
-        }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn xor3(self, a: Self, b: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            // Truth table 0x96: the XOR of the three inputs.
-            Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, a.0, b.0))
-        }
-    }
-    #[inline(always)]
-    unsafe fn dword0(self) -> u32 {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { _mm512_cvtsi512_si32(self.0) as u32 }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword3(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Zmm(_mm512_set_epi32(
-                n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0,
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn aesenc(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_aesenc_epi128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn aesenclast(self, k: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_aesenclast_epi128(self.0, k.0)) }
-    }
-    #[inline(always)]
-    unsafe fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_clmulepi64_epi128::<IMM>(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn swap64(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_shuffle_epi32::<0x4e>(self.0)) }
-    }
-    #[inline(always)]
-    unsafe fn bswap(self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Zmm(_mm512_shuffle_epi8(
-                self.0,
-                _mm512_broadcast_i32x4(bswap_mask128()),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn add32(self, o: Self) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe { Zmm(_mm512_add_epi32(self.0, o.0)) }
-    }
-    #[inline(always)]
-    unsafe fn lane_offsets() -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Zmm(_mm512_set_epi32(
-                0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0,
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn splat_dword0(n: i32) -> Self {
-        // SAFETY: the `Simd` contract (this width's target features are enabled and
-        // present; pointers valid for the bytes named).
-        unsafe {
-            Zmm(_mm512_set_epi32(
-                0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n,
-            ))
-        }
+    crate::engine::simd::one_op! {
+        // Truth table 0x96: the XOR of the three inputs.
+        xor3(x, a, b) => _mm512_ternarylogic_epi32::<0x96>(x, a, b);
     }
 }
