@@ -194,23 +194,31 @@ impl GcmKey {
         let len = data.dst().len();
         Self::check_lengths(aad.len(), len)?;
         let y0 = self.y0(iv)?;
+        Ok(self.full_tag(iv, &y0, aad, data, false))
+    }
+
+    /// The whole message through the engine: its fused small-message kernel when the
+    /// message fits, else the whole-message kernel. Returns the full (untruncated) tag.
+    fn full_tag(
+        &self,
+        iv: &[u8],
+        y0: &[u8; 16],
+        aad: &[u8],
+        mut data: Data<'_>,
+        decrypt: bool,
+    ) -> [u8; 16] {
         if let Some(t) = self
             .engine
-            .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, false)
+            .gcm_small(&self.aes, &self.h, y0, aad, &mut data, decrypt)
         {
-            return Ok(t);
+            return t;
         }
-        Ok(self.engine.gcm_whole(
-            &self.aes,
-            &self.h,
-            crate::engine::CtrStart {
-                kind: Self::counter_kind(iv),
-                block: y0,
-            },
-            aad,
-            data,
-            false,
-        ))
+        let start = crate::engine::CtrStart {
+            kind: Self::counter_kind(iv),
+            block: *y0,
+        };
+        self.engine
+            .gcm_whole(&self.aes, &self.h, start, aad, data, decrypt)
     }
 
     /// Decrypts in place or from a source into a destination. On failure the destination
@@ -234,23 +242,7 @@ impl GcmKey {
             self.ctr_from_y0(iv, &y0, dst);
             return Ok(());
         }
-        let full = match self
-            .engine
-            .gcm_small(&self.aes, &self.h, &y0, aad, &mut data, true)
-        {
-            Some(t) => t,
-            None => self.engine.gcm_whole(
-                &self.aes,
-                &self.h,
-                crate::engine::CtrStart {
-                    kind: Self::counter_kind(iv),
-                    block: y0,
-                },
-                aad,
-                data.reborrow(),
-                true,
-            ),
-        };
+        let full = self.full_tag(iv, &y0, aad, data.reborrow(), true);
         if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
             return Ok(());
         }

@@ -165,30 +165,17 @@ pub(super) unsafe fn expand_in_registers(a: __m128i, b: Option<__m128i>) -> [__m
             }
             Some(b) => {
                 k[1] = b;
-                // As `expand_into`'s AES-256 pairs: round key i from i - 2 and i - 1.
-                macro_rules! even {
-                    ($i:literal, $rcon:literal) => {
-                        k[$i] = mix(k[$i - 2], sub_word::<true>(k[$i - 1], $rcon));
+                // Round key i from i - 2 and SubWord of i - 1's last word: rotated with the
+                // round constant for even i, plain for odd i.
+                macro_rules! steps {
+                    ($($i:literal: $rot:literal, $rcon:literal);+) => {
+                        $( k[$i] = mix(k[$i - 2], sub_word::<$rot>(k[$i - 1], $rcon)); )+
                     };
                 }
-                macro_rules! odd {
-                    ($i:literal) => {
-                        k[$i] = mix(k[$i - 2], sub_word::<false>(k[$i - 1], 0));
-                    };
-                }
-                even!(2, 0x01);
-                odd!(3);
-                even!(4, 0x02);
-                odd!(5);
-                even!(6, 0x04);
-                odd!(7);
-                even!(8, 0x08);
-                odd!(9);
-                even!(10, 0x10);
-                odd!(11);
-                even!(12, 0x20);
-                odd!(13);
-                even!(14, 0x40);
+                steps!(2: true, 0x01; 3: false, 0; 4: true, 0x02; 5: false, 0;
+                    6: true, 0x04; 7: false, 0; 8: true, 0x08; 9: false, 0;
+                    10: true, 0x10; 11: false, 0; 12: true, 0x20; 13: false, 0;
+                    14: true, 0x40);
             }
         }
         k
