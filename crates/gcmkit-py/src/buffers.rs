@@ -207,11 +207,11 @@ impl Export {
         if self.len() == 0 {
             return &[];
         }
+        // A writable exporter's bytes can still be written by another thread while the
+        // GIL is released: that is the caller's race (as with hashlib).
         // SAFETY: the exporter lent `len` contiguous bytes at `buf` (non-null, checked in
         // `try_new`) for as long as the export lives, which outlives this borrow; this
-        // crate never writes an input (an `_into` output that overlaps one gets a copy,
-        // `aead::disjoint`). A writable exporter's bytes can still be written by another
-        // thread while the GIL is released: that is the caller's race (as with hashlib).
+        // crate never writes an input (an overlapping `_into` output gets a copy).
         unsafe { std::slice::from_raw_parts(self.view.buf as *const u8, self.len()) }
     }
 
