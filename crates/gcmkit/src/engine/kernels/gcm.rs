@@ -306,9 +306,15 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 a = batch::<V, N, R>(run, flavor, Hashed::Own, Data::InPlace(chunk), c, a);
             }
         }
+        // Out of place, batches by index: with two zipped `chunks_exact` iterators the
+        // compiler kept the round keys on the stack (about 100 stack operands per batch
+        // against 20 in place) and decrypt_into ran 1.1-1.2x slower than in place.
         (Data::Copy(src, dst), Hash::Input) => {
-            for (s, d) in src[..n].chunks_exact(wb).zip(dst[..n].chunks_exact_mut(wb)) {
-                a = batch::<V, N, R>(run, flavor, Hashed::Own, Data::Copy(s, d), c, a);
+            let (src, dst) = (&src[..n], &mut dst[..n]);
+            for b in 0..run.batches {
+                let r = b * wb..(b + 1) * wb;
+                let io = Data::Copy(&src[r.clone()], &mut dst[r]);
+                a = batch::<V, N, R>(run, flavor, Hashed::Own, io, c, a);
             }
         }
         (Data::InPlace(buf), Hash::Output) => {
@@ -324,15 +330,16 @@ fn batches<V: Simd, const N: usize, const R: usize>(
             }
         }
         (Data::Copy(src, dst), Hash::Output) => {
-            let mut chunks = src[..n].chunks_exact(wb).zip(dst[..n].chunks_exact_mut(wb));
-            if let Some((s, d)) = chunks.next() {
-                a = batch::<V, N, R>(run, flavor, Hashed::Nothing, Data::Copy(s, d), c, a);
-                let mut prev: &[u8] = d;
-                for (s, d) in chunks {
-                    let hashed = Hashed::Prev(prev);
-                    a = batch::<V, N, R>(run, flavor, hashed, Data::Copy(s, d), c, a);
-                    prev = d;
-                }
+            let (src, dst) = (&src[..n], &mut dst[..n]);
+            if run.batches > 0 {
+                let io = Data::Copy(&src[..wb], &mut dst[..wb]);
+                a = batch::<V, N, R>(run, flavor, Hashed::Nothing, io, c, a);
+            }
+            for b in 1..run.batches {
+                let (done, rest) = dst.split_at_mut(b * wb);
+                let hashed = Hashed::Prev(&done[(b - 1) * wb..]);
+                let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
+                a = batch::<V, N, R>(run, flavor, hashed, io, c, a);
             }
         }
     }
