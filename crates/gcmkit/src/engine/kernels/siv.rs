@@ -49,8 +49,8 @@ pub(crate) fn siv_small<V: Simd>(
     // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
     // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
     // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
-    // (about 15 cycles each, five of them on the chain); with the register key schedule
-    // and block-wide CTR, AES-256-GCM-SIV at 16 B went from about 550 to about 400 cycles
+    // (five of them on the chain); with the register key schedule and block-wide CTR,
+    // AES-256-GCM-SIV at 16 B went from 524-540 to 395-399 cycles on avx512
     // (docs/perf/cycles-intel-f6-m207.md).
     //
     // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
@@ -172,8 +172,9 @@ pub(crate) fn siv_small<V: Simd>(
 
 /// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
 /// derived key's round keys as they are (in registers): block-wide up to 8 blocks, where
-/// one group of independent chains covers the message (the keys broadcast to 512-bit
-/// lanes measured about 75 cycles slower at 16 B), and `V`-wide above.
+/// one group of independent chains covers the message (with the keys broadcast to 512-bit
+/// lanes AES-256-GCM-SIV at 16 B read 472-508 cycles against 392-411 block-wide, same
+/// harness, alternated), and `V`-wide above.
 #[inline(always)]
 fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]) {
     if data.len() <= 8 * 16 {

@@ -176,10 +176,6 @@ impl Simd for Xmm {
 }
 
 impl Simd for Ymm {
-    #[inline(always)]
-    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
-        Xmm::expand_in_registers(lo, hi)
-    }
     type Cpu = avx2::Cpu;
     x86_width!([_mm256_loadu_si256 _mm256_storeu_si256 _mm256_setzero_si256 _mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
@@ -197,10 +193,6 @@ impl Simd for Ymm {
 }
 
 impl Simd for Zmm {
-    #[inline(always)]
-    fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
-        Xmm::expand_in_registers(lo, hi)
-    }
     type Cpu = avx512::Cpu;
     x86_width!([_mm512_loadu_si512 _mm512_storeu_si512 _mm512_setzero_si512 _mm512_xor_si512
         _mm512_aesenc_epi128 _mm512_aesenclast_epi128 _mm512_add_epi32 _mm512_shuffle_epi32
