@@ -238,6 +238,19 @@ pub(crate) struct CtrStart {
     pub(crate) block: [u8; 16],
 }
 
+/// GCM's pre-counter block Y0, borrowed from the mode, and how its counter advances: the
+/// whole-message kernel's start. By reference, not copied into a [`CtrStart`]: the mode
+/// builds Y0 piecewise (IV, then the counter word), and the 16-byte reload of such a copy
+/// cannot be store-forwarded; that copy sat before every AES-GCM message from 113 B up
+/// (docs/perf/refactor-26.md).
+#[derive(Clone, Copy)]
+pub(crate) struct Y0<'a> {
+    /// How the counter advances.
+    pub(crate) kind: Counter,
+    /// The block itself.
+    pub(crate) block: &'a [u8; 16],
+}
+
 /// The long-term keys and variant of GCM-SIV (2015), for its small-message kernel
 /// ([`Kernels::siv2015_small`]).
 #[derive(Clone, Copy)]
@@ -581,7 +594,7 @@ impl Kernels {
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        y0: CtrStart,
+        y0: Y0<'_>,
         aad: &[u8],
         data: Data<'_>,
         decrypt: bool,

@@ -2,7 +2,7 @@
 //! integer-multiply GF(2^128) (`field::soft`).
 
 use super::kernels::Hash;
-use super::CtrStart;
+use super::{CtrStart, Y0};
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
@@ -103,7 +103,7 @@ pub(crate) fn ctr_and_hash(
 pub(crate) fn gcm_whole(
     keys: &RoundKeys,
     h: &HashKey,
-    y0: CtrStart,
+    y0: Y0<'_>,
     aad: &[u8],
     data: &mut [u8],
     what: Hash,
@@ -117,7 +117,7 @@ pub(crate) fn gcm_whole(
     // other blocks (one batch of AES for a short message, not two), else of its own.
     let mut ks = [[0u8; 16]; soft::BATCH];
     for (i, k) in ks.iter_mut().enumerate() {
-        *k = y0.kind.add(&y0.block, i as u32);
+        *k = y0.kind.add(y0.block, i as u32);
     }
     if len <= 16 * (soft::BATCH - 1) {
         schedule.encrypt(&mut ks);

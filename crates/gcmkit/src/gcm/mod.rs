@@ -213,9 +213,9 @@ impl GcmKey {
         {
             return t;
         }
-        let start = crate::engine::CtrStart {
+        let start = crate::engine::Y0 {
             kind: Self::counter_kind(iv),
-            block: *y0,
+            block: y0,
         };
         self.engine
             .gcm_whole(&self.aes, &self.h, start, aad, data, decrypt)

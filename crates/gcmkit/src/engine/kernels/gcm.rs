@@ -4,12 +4,12 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
-use super::ctr::{ctr_xor_io, xor_keystream, Ctr};
+use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
 use super::ghash::{absorb_padded, hash_batch, hash_block, hash_update, load_block};
 use super::ghash::{Sums, Table};
 use super::{xor_vectors, Hash};
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, CtrStart, Data};
+use crate::engine::{Counter, CtrStart, Data, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
@@ -133,7 +133,7 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    y0: CtrStart,
+    y0: Y0<'_>,
     aad: &[u8],
     io: Data<'_>,
     what: Hash,
@@ -141,17 +141,16 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     let bc = V::block_cpu(cpu);
     // E(K, Y0) first: independent of everything else, it overlaps the hashing.
     // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-    let mut mask = [V::Block::load(bc, &y0.block)];
+    let y = V::Block::load(bc, y0.block);
+    let mut mask = [y];
     let mask_keys = keys::<V::Block>(bc, rk);
     aes_n(&mask_keys, &mut mask);
     let mut acc = 0u128;
     hash_update::<V, MAXW>(cpu, key, &mut acc, aad);
     let len = io.len();
-    let first = CtrStart {
-        kind: y0.kind,
-        block: y0.kind.add(&y0.block, 1),
-    };
-    stitched::<V, N, MAXW>(cpu, rk, key, first, &mut acc, io, what);
+    // The data's first counter, Y0 + 1, from Y0's register.
+    let c = Ctr::<V>::after(cpu, y, y0.kind, 1);
+    stitched_from::<V, N, MAXW>(cpu, rk, key, c, &mut acc, io, what);
     let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
     let a = hash_block(
         key,
@@ -172,18 +171,42 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     key: &HashKey,
     start: CtrStart,
     acc: &mut u128,
-    mut io: Data<'_>,
+    io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
+    let blocks = io.len().div_ceil(16) as u32;
+    let c = Ctr::<V>::new(cpu, start);
+    stitched_from::<V, N, MAXW>(cpu, rk, key, c, acc, io, what);
+    start.kind.add(&start.block, blocks)
+}
+
+/// [`stitched`] from counter `c`, in registers; the whole batches stitched, the rest (or
+/// an input under two batches) as the two passes of [`hashed_around`], which continues
+/// the same counter and round keys.
+#[inline(always)]
+fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    mut c: Ctr<V>,
+    acc: &mut u128,
+    mut io: Data<'_>,
+    what: Hash,
+) {
     let wblocks = N * V::LANES;
     let wb = 16 * wblocks;
     let batches = io.len() / wb;
+    let ks = keys::<V>(cpu, rk);
+    let pass = Pass {
+        cpu,
+        ks: &ks,
+        key,
+        what,
+    };
     if key.count < wblocks || batches < 2 {
         // Short input: the two passes back to back.
-        let pass = Pass { cpu, rk, key, what };
-        return hashed_around::<V, N, MAXW>(&pass, start, acc, io);
+        return hashed_around::<V, N, MAXW>(&pass, c, acc, io);
     }
-    let ks = keys::<V>(cpu, rk);
     let table = Table::last(key, wblocks);
     let mut hpow = [V::zero(cpu); N];
     let mut hkar = [V::zero(cpu); N];
@@ -191,7 +214,6 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         hpow[j] = V::load_elems(cpu, &table.h[V::LANES * j..]);
         hkar[j] = V::load_elems(cpu, &table.kara[V::LANES * j..]);
     }
-    let mut c = Ctr::<V>::new(cpu, start);
     let run = Stitch {
         ks: &ks,
         hpow: &hpow,
@@ -212,40 +234,34 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
         a = hash_batch::<V>(cpu, key, key.flavor, a, last, wblocks);
     }
     *acc = a.to_u128();
-    let next = CtrStart {
-        kind: start.kind,
-        block: start.kind.add(&start.block, (done / 16) as u32),
-    };
-    let pass = Pass { cpu, rk, key, what };
-    hashed_around::<V, N, MAXW>(&pass, next, acc, io.tail(done))
+    hashed_around::<V, N, MAXW>(&pass, c, acc, io.tail(done))
 }
 
 /// Counter mode and the hash as two passes: the input hashed before the keystream is
 /// applied (GCM decryption) or the output after (encryption); for inputs too short to
 /// stitch and for the tail after the stitched batches (as `engine::portable`'s
-/// `hashed_around`). Returns the next counter.
+/// `hashed_around`).
 #[inline(always)]
 fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
     pass: &Pass<'_, V>,
-    start: CtrStart,
+    c: Ctr<V>,
     acc: &mut u128,
     mut io: Data<'_>,
-) -> [u8; 16] {
-    let Pass { cpu, rk, key, what } = *pass;
+) {
+    let Pass { cpu, ks, key, what } = *pass;
     if what == Hash::Input {
         hash_update::<V, MAXW>(cpu, key, acc, io.src());
     }
-    let next = ctr_xor_io::<V, N>(cpu, rk, start, io.reborrow());
+    ctr_xor_keys::<V, N>(ks, c, io.reborrow());
     if what == Hash::Output {
         hash_update::<V, MAXW>(cpu, key, acc, io.output());
     }
-    next
 }
 
 /// The keys and the hashed side of one counter-mode-and-hash pass.
 struct Pass<'a, V: Simd> {
     cpu: V::Cpu,
-    rk: &'a RoundKeys,
+    ks: &'a Keys<V>,
     key: &'a HashKey,
     what: Hash,
 }

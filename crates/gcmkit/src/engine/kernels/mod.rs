@@ -85,27 +85,19 @@ pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
                 V::load(k.cpu(), d).xor(*k).store(d);
             }
         }
+        // By offset, not over zipped `chunks_exact` iterators: their `Zip::new` stayed an
+        // out-of-line call (two divisions, a `vzeroupper`, every live vector spilled
+        // around it) in each batch and tail out of place on the x86 engines; with the
+        // slices cut to `n` first, the offsets' bounds checks fold once `ks`'s length is
+        // a constant.
         Data::Copy(s, d) => {
-            for ((s, d), k) in s.chunks_exact(vb).zip(d.chunks_exact_mut(vb)).zip(ks) {
-                V::load(k.cpu(), s).xor(*k).store(d);
+            let n = vb * ks.len();
+            let (s, d) = (&s[..n], &mut d[..n]);
+            for (j, k) in ks.iter().enumerate() {
+                V::load(k.cpu(), &s[vb * j..])
+                    .xor(*k)
+                    .store(&mut d[vb * j..]);
             }
-        }
-    }
-}
-
-/// dst = src xor `ks` over all of `io` (at most `ks.len()` vectors; the last may be
-/// partial: masked load and store on AVX-512, never touching bytes past the data).
-#[inline(always)]
-pub(super) fn xor_vectors_partial<V: Simd>(mut io: Data<'_>, ks: &[V]) {
-    let vb = 16 * V::LANES;
-    let whole = io.len() / vb;
-    xor_vectors(io.reborrow(), &ks[..whole.min(ks.len())]);
-    let rest = whole * vb;
-    if rest < io.len() {
-        let k = ks[whole];
-        match io.tail(rest) {
-            Data::InPlace(d) => V::load_partial(k.cpu(), d).xor(k).store_partial(d),
-            Data::Copy(s, d) => V::load_partial(k.cpu(), s).xor(k).store_partial(d),
         }
     }
 }
@@ -123,7 +115,7 @@ macro_rules! entry_points {
     ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
         use crate::aes::RoundKeys;
         use crate::engine::kernels::{self, Hash};
-        use crate::engine::{CtrStart, Data, Siv2015Keys};
+        use crate::engine::{CtrStart, Data, Siv2015Keys, Y0};
         use crate::engine::Counter;
         use crate::field::HashKey;
 
@@ -141,7 +133,7 @@ macro_rules! entry_points {
                 = kernels::ghash::hash_update::<$v, $maxw>;
             fn stitched(rk: &RoundKeys, key: &HashKey, ctr: CtrStart, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16]
                 = kernels::gcm::stitched::<$v, $n, $maxw>;
-            fn gcm_whole(rk: &RoundKeys, key: &HashKey, y0: CtrStart, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16]
+            fn gcm_whole(rk: &RoundKeys, key: &HashKey, y0: Y0<'_>, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16]
                 = kernels::gcm::gcm_whole::<$v, $n, $maxw>;
             fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
                 = kernels::gcm::gcm_small::<$v>;
