@@ -507,6 +507,7 @@ impl Kernels {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(unused_variables)
     )]
+    #[inline(always)]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
@@ -590,6 +591,7 @@ impl Kernels {
     /// from the block after `y0` with the ciphertext hashed (the output when encrypting,
     /// the input when decrypting), the length block and E(K, Y0). One kernel call on the
     /// hardware engines; the same steps one by one on the portable engine.
+    #[inline]
     pub(crate) fn gcm_whole(
         self,
         keys: &RoundKeys,
