@@ -25,6 +25,7 @@ pub(crate) mod arm;
 // and the rest is compiled, type-checked and unused by design: no warnings for that.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod hw;
+mod interface;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code, unused_imports, unused_macros)
@@ -229,6 +230,11 @@ macro_rules! dispatch {
     };
 }
 
+// The kernels' methods (`encrypt_blocks`, `ctr_xor`, `hash_update`, `ctr_and_hash`,
+// `gcm_whole`, `fill_powers`, `dot`, `expand_key_into`, and the hardware-only
+// `*_small_kernel`s), generated from the one kernel list (`interface`).
+interface::kernel_list!([interface::kernel_methods] {});
+
 /// Where a counter-mode pass starts: how the counter advances, and its first block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CtrStart {
@@ -430,26 +436,6 @@ impl Kernels {
         Ok(rk)
     }
 
-    /// Expands an AES key into `rk` in place.
-    pub(crate) fn expand_key_into(self, key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
-        dispatch!(
-            self,
-            {
-                *rk = RoundKeys::new(key)?;
-                Ok(())
-            },
-            |m, cpu| m::expand_key_into(cpu, key, rk)
-        )
-    }
-
-    /// POLYVAL's dot(a, b) = a·b·x^-128 with this engine's multiplier.
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // incremental GMAC
-    pub(crate) fn dot(self, a: u128, b: u128) -> u128 {
-        dispatch!(self, crate::field::soft::dot(a, b), |m, cpu| m::dot(
-            cpu, a, b
-        ))
-    }
-
     /// Blocks per stitched batch (the powers of H the stitched kernel needs); the
     /// portable engine hashes 8 blocks per reduction.
     pub(crate) fn batch_blocks(self) -> usize {
@@ -458,11 +444,7 @@ impl Kernels {
 
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
-        dispatch!(
-            self,
-            key.fill(h, count, crate::field::soft::dot),
-            |m, cpu| key.fill_with(h, count, |e, n, desc| m::fill_powers(cpu, e, n, desc))
-        )
+        key.fill_with(h, count, |e, n, desc| self.fill_powers(e, n, desc))
     }
 
     /// A hash key with `count` powers of H, computed with this engine's multiplier.
@@ -472,41 +454,8 @@ impl Kernels {
         k
     }
 
-    /// Encrypts blocks in place (ECB; used for H, E(K, Y0), key derivation, tags).
-    pub(crate) fn encrypt_blocks(self, keys: &RoundKeys, blocks: &mut [[u8; 16]]) {
-        dispatch!(
-            self,
-            crate::aes::soft::encrypt_blocks(keys, blocks),
-            |m, cpu| m::encrypt_blocks(cpu, keys, blocks)
-        )
-    }
-
-    /// XORs the counter-mode keystream into `data`; returns the next counter.
-    pub(crate) fn ctr_xor(
-        self,
-        keys: &RoundKeys,
-        kind: Counter,
-        ctr: [u8; 16],
-        data: &mut [u8],
-    ) -> [u8; 16] {
-        dispatch!(self, portable::ctr_xor(keys, kind, ctr, data), |m, cpu| {
-            m::ctr_xor(cpu, keys, kind, ctr, data)
-        })
-    }
-
-    /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
-    pub(crate) fn hash_update(self, key: &HashKey, acc: &mut u128, data: &[u8]) {
-        dispatch!(self, portable::hash_update(key, acc, data), |m, cpu| {
-            m::hash_update(cpu, key, acc, data)
-        })
-    }
-
     /// Whole AES-GCM (tag before truncation) in one call for small inputs, or `None` if the
     /// engine has no small-input kernel or the input is too large for it.
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(unused_variables)
-    )]
     #[inline(always)]
     pub(crate) fn gcm_small(
         self,
@@ -522,16 +471,11 @@ impl Kernels {
         let fits = len <= kernels::SMALL_DATA && hashed <= kernels::SMALL_HASHED;
         // Y0 by value, in registers (see the kernel); from the source into the destination
         // in the kernel's one pass (a copy first was a `memcpy` call per message).
+        if !fits {
+            return None;
+        }
         let y0 = u128::from_le_bytes(*y0);
-        dispatch!(self, None, |m, cpu| fits.then(|| m::gcm_small(
-            cpu,
-            keys,
-            h,
-            y0,
-            aad,
-            data.reborrow(),
-            decrypt
-        )))
+        self.gcm_small_kernel(keys, h, y0, aad, data.reborrow(), decrypt)
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in
@@ -545,10 +489,6 @@ impl Kernels {
     /// `None` if the engine has no such kernel or the input is too large for it. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(unused_variables)
-    )]
     pub(crate) fn siv_small(
         self,
         kgk: &RoundKeys,
@@ -557,22 +497,16 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        let fits = self.siv_small_fits(aad.len(), data.len());
-        dispatch!(self, None, |m, cpu| if fits {
-            Some(m::siv_small(cpu, kgk, nonce, aad, data, received))
-        } else {
-            None
-        })
+        if !self.siv_small_fits(aad.len(), data.len()) {
+            return None;
+        }
+        self.siv_small_kernel(kgk, nonce, aad, data, received)
     }
 
     /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
     /// `None` if the engine has no such kernel or the input is too large for it (see
     /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the
     /// plaintext's tag for the caller to compare).
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(unused_variables)
-    )]
     pub(crate) fn siv2015_small(
         self,
         keys: Siv2015Keys<'_>,
@@ -583,30 +517,10 @@ impl Kernels {
     ) -> Option<[u8; 16]> {
         let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
         let fits = data.len() <= kernels::SIV2015_SMALL_DATA && blocks <= keys.hash.count;
-        dispatch!(self, None, |m, cpu| fits
-            .then(|| m::siv2015_small(cpu, keys, nonce, aad, data, received)))
-    }
-
-    /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter mode
-    /// from the block after `y0` with the ciphertext hashed (the output when encrypting,
-    /// the input when decrypting), the length block and E(K, Y0). One kernel call on the
-    /// hardware engines; the same steps one by one on the portable engine.
-    #[inline]
-    pub(crate) fn gcm_whole(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        y0: Y0<'_>,
-        aad: &[u8],
-        data: Data<'_>,
-        decrypt: bool,
-    ) -> [u8; 16] {
-        let what = if decrypt { Hash::Input } else { Hash::Output };
-        dispatch!(
-            self,
-            portable::gcm_whole(keys, h, y0, aad, data.into_in_place(), what),
-            |m, cpu| m::gcm_whole(cpu, keys, h, y0, aad, data, what)
-        )
+        if !fits {
+            return None;
+        }
+        self.siv2015_small_kernel(keys, nonce, aad, data, received)
     }
 
     /// The GCM tag (before truncation) from the GHASH accumulator of AAD and ciphertext:
@@ -625,25 +539,6 @@ impl Kernels {
         let mut m = [*y0];
         self.encrypt_blocks(keys, &mut m);
         crate::spec::gcm::tag_from_ghash(acc, &m[0])
-    }
-
-    /// Counter mode with the hash of the input (GCM decryption) or of the output (GCM
-    /// encryption, AES-GCM-SIV decryption) absorbed into `acc`; in place or from a source
-    /// to a destination in one pass. Returns the next counter.
-    pub(crate) fn ctr_and_hash(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        start: CtrStart,
-        acc: &mut u128,
-        data: Data<'_>,
-        what: Hash,
-    ) -> [u8; 16] {
-        dispatch!(
-            self,
-            portable::ctr_and_hash(keys, h, start, acc, data.into_in_place(), what),
-            |m, cpu| m::stitched(cpu, keys, h, start, acc, data, what)
-        )
     }
 }
 

@@ -76,6 +76,16 @@ fn ctr_xor_with(
     ctr
 }
 
+/// H^1..H^count (H in POLYVAL form) into the descending table (`desc[POWERS - k]` =
+/// H^k), one multiply per power.
+pub(crate) fn fill_powers(h: u128, count: usize, desc: &mut [u128; crate::field::POWERS]) {
+    let p = crate::field::POWERS;
+    desc[p - 1] = h;
+    for k in 2..=count.clamp(1, p) {
+        desc[p - k] = field_soft::dot(desc[p - k + 1], h);
+    }
+}
+
 pub(crate) fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8]) {
     field_soft::update_padded(key, acc, data);
 }

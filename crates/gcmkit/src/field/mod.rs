@@ -134,16 +134,7 @@ impl HashKey {
         }
     }
 
-    /// Fills this key in place from its 16 bytes with `count` powers (no large moves on
-    /// per-message paths).
-    pub(crate) fn fill(&mut self, h: &[u8; 16], count: usize, dot: impl Fn(u128, u128) -> u128) {
-        let e = match self.flavor {
-            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
-            Flavor::Polyval => u128::from_le_bytes(*h),
-        };
-        self.fill_element(e, count, dot);
-    }
-
+    #[cfg(test)]
     fn fill_element(&mut self, h: u128, count: usize, dot: impl Fn(u128, u128) -> u128) {
         let count = count.clamp(1, POWERS);
         self.desc[POWERS - 1] = h;
@@ -155,7 +146,6 @@ impl HashKey {
 
     /// Fills this key in place from its 16 bytes, the powers computed by `powers`
     /// (given H in POLYVAL form, the count and the descending table to fill).
-    #[allow(dead_code)]
     pub(crate) fn fill_with(
         &mut self,
         h: &[u8; 16],

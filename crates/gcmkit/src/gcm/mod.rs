@@ -221,8 +221,14 @@ impl GcmKey {
             kind: Self::counter_kind(iv),
             block: y0,
         };
-        self.engine
-            .gcm_whole(&self.aes, &self.h, start, aad, data, decrypt)
+        self.engine.gcm_whole(
+            &self.aes,
+            &self.h,
+            start,
+            aad,
+            data,
+            crate::engine::Hash::gcm(decrypt),
+        )
     }
 
     /// Decrypts in place or from a source into a destination. On failure the destination

@@ -72,6 +72,18 @@ pub(crate) enum Hash {
     Output,
 }
 
+impl Hash {
+    /// What GCM hashes: its ciphertext, the input when decrypting, else the output.
+    #[inline(always)]
+    pub(crate) fn gcm(decrypt: bool) -> Hash {
+        if decrypt {
+            Hash::Input
+        } else {
+            Hash::Output
+        }
+    }
+}
+
 /// dst = src xor `ks` over the first `ks.len()` whole vectors of `io` (which holds at
 /// least that many bytes). One match per call, outside the loop: the batch loops call it
 /// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks
@@ -102,56 +114,35 @@ pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
     }
 }
 
-/// Instantiates every kernel for one backend: vector type `$v`, `$n` vectors per AES
-/// batch, up to `$maxw` blocks per GHASH reduction, compiled with the target features
-/// `$feat` (the backend's feature table, the same list run-time detection checks).
+/// Instantiates every kernel of `engine::interface::kernel_list!` for one backend: vector
+/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction,
+/// compiled with the target features `$feat` (the backend's feature table, the same list
+/// run-time detection checks).
 ///
-/// The list below is the one place each kernel's signature is written: for each it makes
-/// `name(cpu: Cpu, ...)`, a `#[target_feature]` function in which the generic kernel
-/// inlines (its symbol, e.g. `engine::arm::armv8::stitched`, is what `make arm-counts`
-/// reads), and `call::name`, the safe call of it on the token. The token `cpu` (made only
-/// by `detect()`, `hw_engine!`) is the SAFETY argument of that one `unsafe` call.
+/// For each kernel of the list it makes `name(cpu: Cpu, ...)`, a `#[target_feature]`
+/// function in which the generic kernel inlines (its symbol, e.g.
+/// `engine::arm::armv8::stitched`, is what `make arm-counts` reads), and `call::name`, the
+/// safe call of it on the token. The token `cpu` (made only by `detect()`, `hw_engine!`)
+/// is the SAFETY argument of that one `unsafe` call.
 macro_rules! entry_points {
     ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
-        use crate::aes::RoundKeys;
-        use crate::engine::kernels::{self, Hash};
-        use crate::engine::{CtrStart, Data, Siv2015Keys, Y0};
-        use crate::engine::Counter;
-        use crate::field::HashKey;
+        /// This engine's vector type, as the kernel list names it.
+        type V = $v;
+        /// Vectors per AES batch.
+        const N: usize = $n;
+        /// Blocks per GHASH reduction, at most.
+        const MAXW: usize = $maxw;
 
         /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
-        pub(crate) const BATCH_BLOCKS: usize =
-            $n * <$v as crate::engine::simd::Simd>::LANES;
+        pub(crate) const BATCH_BLOCKS: usize = N * <V as crate::engine::simd::Simd>::LANES;
 
-        crate::engine::kernels::entry_points! {
-            @each [$($feat),+];
-            fn encrypt_blocks(rk: &RoundKeys, blocks: &mut [[u8; 16]])
-                = kernels::aes::encrypt_blocks::<$v>;
-            fn ctr_xor(rk: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16]
-                = kernels::ctr::ctr_xor::<$v, $n>;
-            fn hash_update(key: &HashKey, acc: &mut u128, data: &[u8])
-                = kernels::ghash::hash_update::<$v, $maxw>;
-            fn stitched(rk: &RoundKeys, key: &HashKey, ctr: CtrStart, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16]
-                = kernels::gcm::stitched::<$v, $n, $maxw>;
-            fn gcm_whole(rk: &RoundKeys, key: &HashKey, y0: Y0<'_>, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16]
-                = kernels::gcm::gcm_whole::<$v, $n, $maxw>;
-            fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
-                = kernels::gcm::gcm_small::<$v>;
-            fn siv_small(kgk: &RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = kernels::siv::siv_small::<$v>;
-            fn siv2015_small(keys: Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
-                = kernels::siv::siv2015_small::<$v>;
-            fn fill_powers(h: u128, count: usize, desc: &mut [u128; crate::field::POWERS])
-                = kernels::ghash::fill_powers::<$v>;
-            #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-            fn dot(a: u128, b: u128) -> u128
-                = kernels::ghash::dot::<$v>;
-            fn expand_key_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), crate::Error>
-                = <$v as crate::engine::simd::Simd>::expand_key_into;
-        }
+        crate::engine::interface::kernel_list!(
+            [crate::engine::kernels::entry_points] { @each [$($feat),+]; }
+        );
     };
     (@each $feats:tt;
-     $($(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr;)+) => {
+     $($(#[$m:meta])* [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
+        = $f:expr, portable { $($p:tt)* };)+) => {
         $(
             crate::engine::kernels::entry_points! {
                 @one $feats; $(#[$m])* fn $name($($arg: $t),*) $(-> $ret)? = $f

@@ -1,0 +1,119 @@
+//! The kernel interface, written once: [`kernel_list!`] holds each kernel's signature,
+//! its generic kernel and its portable arm, and hands that list to a consumer macro:
+//!
+//! - `kernels::entry_points!` (once per hardware engine, from `hw_engine!`): the
+//!   `#[target_feature]` entry point of each kernel and its safe call on the token;
+//! - [`kernel_methods!`] (once, in `engine`): a method of [`super::Kernels`] per kernel,
+//!   which runs the portable arm or, with the engine's token, the entry point.
+//!
+//! A new kernel, or a changed signature, is one edit here; the entry points, the
+//! `Kernels` methods and the portable engine's side cannot drift apart. Methods with a
+//! size policy (`gcm_small`, `siv_small`, ...) are written by hand in `engine` on top of
+//! the generated ones.
+//!
+//! Entry syntax: `[method] fn entry(arg: Type, ...) -> Ret = kernel, portable { arm };`
+//! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch)
+//! and `MAXW` (blocks per GHASH reduction), which each entry-point module defines. An
+//! empty portable arm (`portable {}`) marks a kernel only the hardware engines have: its
+//! method returns `Option<Ret>`, `None` on the portable engine.
+
+/// Hands the kernel list to `$cb` (a consumer macro's path in brackets), after the tokens
+/// in braces (the consumer's own arguments).
+macro_rules! kernel_list {
+    ([$($cb:tt)*] { $($pre:tt)* }) => {
+        $($cb)*! { $($pre)*
+            /// Encrypts blocks in place (ECB; used for H, E(K, Y0), key derivation, tags).
+            [encrypt_blocks] fn encrypt_blocks(rk: &crate::aes::RoundKeys, blocks: &mut [[u8; 16]])
+                = crate::engine::kernels::aes::encrypt_blocks::<V>,
+                portable { crate::aes::soft::encrypt_blocks(rk, blocks) };
+            /// XORs the counter-mode keystream into `data`; returns the next counter.
+            [ctr_xor] fn ctr_xor(rk: &crate::aes::RoundKeys, kind: crate::engine::Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16]
+                = crate::engine::kernels::ctr::ctr_xor::<V, N>,
+                portable { crate::engine::portable::ctr_xor(rk, kind, ctr, data) };
+            /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
+            [hash_update] fn hash_update(key: &crate::field::HashKey, acc: &mut u128, data: &[u8])
+                = crate::engine::kernels::ghash::hash_update::<V, MAXW>,
+                portable { crate::engine::portable::hash_update(key, acc, data) };
+            /// Counter mode with the hash of the input (GCM decryption) or of the output
+            /// (GCM encryption, AES-GCM-SIV decryption) absorbed into `acc`; in place or
+            /// from a source to a destination in one pass. Returns the next counter.
+            [ctr_and_hash] fn stitched(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: crate::engine::CtrStart, acc: &mut u128, io: crate::engine::Data<'_>, what: crate::engine::Hash) -> [u8; 16]
+                = crate::engine::kernels::gcm::stitched::<V, N, MAXW>,
+                portable { crate::engine::portable::ctr_and_hash(rk, key, ctr, acc, io.into_in_place(), what) };
+            /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter
+            /// mode from the block after Y0 with the ciphertext hashed (`what`), the length
+            /// block and E(K, Y0). One kernel call on the hardware engines; the same steps
+            /// one by one on the portable engine.
+            [gcm_whole] fn gcm_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], io: crate::engine::Data<'_>, what: crate::engine::Hash) -> [u8; 16]
+                = crate::engine::kernels::gcm::gcm_whole::<V, N, MAXW>,
+                portable { crate::engine::portable::gcm_whole(rk, key, y0, aad, io.into_in_place(), what) };
+            /// The fused small-message AES-GCM kernel (see `Kernels::gcm_small`).
+            [gcm_small_kernel] fn gcm_small(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, decrypt: bool) -> [u8; 16]
+                = crate::engine::kernels::gcm::gcm_small::<V>,
+                portable {};
+            /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
+            [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv::siv_small::<V>,
+                portable {};
+            /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).
+            [siv2015_small_kernel] fn siv2015_small(keys: crate::engine::Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
+                = crate::engine::kernels::siv::siv2015_small::<V>,
+                portable {};
+            /// H^1..H^count into the descending table `desc` (`desc[POWERS - k]` = H^k),
+            /// H in POLYVAL form.
+            [fill_powers] fn fill_powers(h: u128, count: usize, desc: &mut [u128; crate::field::POWERS])
+                = crate::engine::kernels::ghash::fill_powers::<V>,
+                portable { crate::engine::portable::fill_powers(h, count, desc) };
+            /// POLYVAL's dot(a, b) = a·b·x^-128 with this engine's multiplier.
+            #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // incremental GMAC
+            [dot] fn dot(a: u128, b: u128) -> u128
+                = crate::engine::kernels::ghash::dot::<V>,
+                portable { crate::field::soft::dot(a, b) };
+            /// Expands an AES key into `rk` in place (AES-NI key schedule on x86).
+            [expand_key_into] fn expand_key_into(key: &[u8], rk: &mut crate::aes::RoundKeys) -> Result<(), crate::Error>
+                = <V as crate::engine::simd::Simd>::expand_key_into,
+                portable { crate::aes::RoundKeys::new(key).map(|k| *rk = k) };
+        }
+    };
+}
+pub(crate) use kernel_list;
+
+/// The methods of [`super::Kernels`] from [`kernel_list!`]: each runs its portable arm, or
+/// the engine's entry point with the engine's token (`dispatch!`, in `engine`).
+macro_rules! kernel_methods {
+    ($(
+        $(#[$m:meta])*
+        [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
+            = $kernel:expr, portable { $($portable:tt)* };
+    )+) => {
+        impl Kernels {
+            $(
+                crate::engine::interface::kernel_methods! {
+                    @one $(#[$m])* [$method] fn $name($($arg: $t),*) $(-> $ret)?;
+                    { $($portable)* }
+                }
+            )+
+        }
+    };
+    // A kernel only the hardware engines have: `None` on the portable engine.
+    (@one $(#[$m:meta])* [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) -> $ret:ty; {}) => {
+        $(#[$m])*
+        #[cfg_attr(
+            not(any(target_arch = "x86_64", target_arch = "aarch64")),
+            allow(unused_variables)
+        )]
+        #[inline]
+        pub(crate) fn $method(self, $($arg: $t),*) -> Option<$ret> {
+            dispatch!(self, None, |m, cpu| Some(m::$name(cpu, $($arg),*)))
+        }
+    };
+    (@one $(#[$m:meta])* [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?;
+     { $portable:expr }) => {
+        $(#[$m])*
+        #[inline]
+        pub(crate) fn $method(self, $($arg: $t),*) $(-> $ret)? {
+            dispatch!(self, $portable, |m, cpu| m::$name(cpu, $($arg),*))
+        }
+    };
+}
+pub(crate) use kernel_methods;
