@@ -79,7 +79,11 @@ macro_rules! kernel_list {
 pub(crate) use kernel_list;
 
 /// The methods of [`super::Kernels`] from [`kernel_list!`]: each runs its portable arm, or
-/// the engine's entry point with the engine's token (`dispatch!`, in `engine`).
+/// the engine's entry point with the engine's token (`dispatch!`, in `engine`). No inline
+/// attribute, as the hand-written methods had none: with `#[inline]` or
+/// `#[inline(always)]` the callers grew and the compiler stopped inlining `GcmKey::y0`
+/// into them, whose `Result` then came back through memory (AES-128-GCM at 16 B: 172-183
+/// cycles against 83-88; docs/perf/refactor-26.md).
 macro_rules! kernel_methods {
     ($(
         $(#[$m:meta])*
@@ -102,7 +106,6 @@ macro_rules! kernel_methods {
             not(any(target_arch = "x86_64", target_arch = "aarch64")),
             allow(unused_variables)
         )]
-        #[inline]
         pub(crate) fn $method(self, $($arg: $t),*) -> Option<$ret> {
             dispatch!(self, None, |m, cpu| Some(m::$name(cpu, $($arg),*)))
         }
@@ -110,7 +113,6 @@ macro_rules! kernel_methods {
     (@one $(#[$m:meta])* [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?;
      { $portable:expr }) => {
         $(#[$m])*
-        #[inline]
         pub(crate) fn $method(self, $($arg: $t),*) $(-> $ret)? {
             dispatch!(self, $portable, |m, cpu| m::$name(cpu, $($arg),*))
         }

@@ -32,6 +32,7 @@ mod interface;
 )]
 pub(crate) mod kernels;
 pub(crate) mod portable;
+pub(crate) mod sequence;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code, unused_imports, unused_macros)

@@ -2,7 +2,8 @@
 //! integer-multiply GF(2^128) (`field::soft`).
 
 use super::kernels::Hash;
-use super::{CtrStart, Y0};
+use super::sequence::{self, GcmSteps, TwoPass};
+use super::{CtrStart, Data, Y0};
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
@@ -107,9 +108,9 @@ pub(crate) fn ctr_and_hash(
     ctr_and_hash_with(&schedule, &powers, start, acc, data, what)
 }
 
-/// Whole AES-GCM (tag before truncation) on the portable engine, with the fixsliced round
-/// keys and the split powers of H made once for the AAD, the data, the length block and
-/// E(K, Y0).
+/// Whole AES-GCM (tag before truncation) on the portable engine, in the order of
+/// `engine::sequence::gcm_whole`, with the fixsliced round keys and the split powers of H
+/// made once for the AAD, the data, the length block and E(K, Y0).
 pub(crate) fn gcm_whole(
     keys: &RoundKeys,
     h: &HashKey,
@@ -120,40 +121,88 @@ pub(crate) fn gcm_whole(
 ) -> [u8; 16] {
     let schedule = soft::Schedule::new(keys);
     let powers = field_soft::Powers::for_len(h, aad.len().max(data.len()));
-    let mut acc = 0u128;
-    powers.update(&mut acc, aad);
-    let len = data.len();
-    // E(K, Y0) is block 0 of a batch: of the data's own batch when the data fits in the
-    // other blocks (one batch of AES for a short message, not two), else of its own.
-    let mut ks = [[0u8; 16]; soft::BATCH];
-    for (i, k) in ks.iter_mut().enumerate() {
-        *k = y0.kind.add(y0.block, i as u32);
-    }
-    if len <= 16 * (soft::BATCH - 1) {
-        schedule.encrypt(&mut ks);
-        hashed_around(&powers, &mut acc, data, what, |data| {
-            for (x, k) in data.iter_mut().zip(ks[1..].as_flattened()) {
-                *x ^= k;
-            }
-        });
-    } else {
-        let first = CtrStart {
-            kind: y0.kind,
-            block: ks[1],
-        };
-        ctr_and_hash_with(&schedule, &powers, first, &mut acc, data, what);
-        schedule.encrypt(&mut ks);
-    }
-    powers.update(
-        &mut acc,
-        &crate::spec::gcm::length_block(aad.len() as u64, len as u64),
-    );
-    let tag = crate::spec::gcm::tag_from_ghash(acc, &ks[0]);
-    crate::secret::wipe::wipe(&mut ks);
-    tag
+    let mut steps = Whole {
+        schedule: &schedule,
+        powers: &powers,
+        y0,
+    };
+    sequence::gcm_whole(&mut steps, aad, Data::InPlace(data), what)
 }
 
-/// [`ctr_and_hash`] with the round keys and powers already made.
+/// The portable engine's steps of a whole message, for `engine::sequence::gcm_whole`.
+struct Whole<'a> {
+    schedule: &'a soft::Schedule<soft::BatchWord>,
+    powers: &'a field_soft::Powers,
+    y0: Y0<'a>,
+}
+
+impl GcmSteps for Whole<'_> {
+    fn hash(&mut self, acc: &mut u128, data: &[u8]) {
+        self.powers.update(acc, data);
+    }
+
+    fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
+        let data = io.into_in_place();
+        let Y0 { kind, block } = self.y0;
+        // E(K, Y0) is block 0 of a batch: of the data's own batch when the data fits in the
+        // other blocks (one batch of AES for a short message, not two), else of its own.
+        let mut ks = [[0u8; 16]; soft::BATCH];
+        for (i, k) in ks.iter_mut().enumerate() {
+            *k = kind.add(block, i as u32);
+        }
+        if data.len() <= 16 * (soft::BATCH - 1) {
+            self.schedule.encrypt(&mut ks);
+            let mut pass = Pass {
+                schedule: self.schedule,
+                powers: self.powers,
+                kind,
+                ctr: ks[1],
+                ready: Some(&ks[1..]),
+            };
+            sequence::two_pass(&mut pass, acc, Data::InPlace(data), what);
+        } else {
+            let first = CtrStart { kind, block: ks[1] };
+            ctr_and_hash_with(self.schedule, self.powers, first, acc, data, what);
+            self.schedule.encrypt(&mut ks);
+        }
+        let mask = ks[0];
+        crate::secret::wipe::wipe(&mut ks);
+        mask
+    }
+}
+
+/// The portable engine's unstitched counter mode and hash, for
+/// `engine::sequence::two_pass`.
+struct Pass<'a> {
+    schedule: &'a soft::Schedule<soft::BatchWord>,
+    powers: &'a field_soft::Powers,
+    kind: Counter,
+    /// The next counter block.
+    ctr: [u8; 16],
+    /// The keystream, if already made (a short message's, in the batch of E(K, Y0)).
+    ready: Option<&'a [[u8; 16]]>,
+}
+
+impl TwoPass for Pass<'_> {
+    fn hash(&mut self, acc: &mut u128, data: &[u8]) {
+        self.powers.update(acc, data);
+    }
+
+    fn ctr(&mut self, io: Data<'_>) {
+        let data = io.into_in_place();
+        match self.ready {
+            Some(ks) => {
+                for (x, k) in data.iter_mut().zip(ks.as_flattened()) {
+                    *x ^= k;
+                }
+            }
+            None => self.ctr = ctr_xor_with(self.schedule, self.kind, self.ctr, data),
+        }
+    }
+}
+
+/// [`ctr_and_hash`] with the round keys and powers already made: whole batches stitched,
+/// the rest by `engine::sequence::two_pass`.
 fn ctr_and_hash_with(
     schedule: &soft::Schedule<soft::BatchWord>,
     powers: &field_soft::Powers,
@@ -208,26 +257,13 @@ fn ctr_and_hash_with(
     if what == Hash::Output && batches > 0 {
         powers.update(acc, &data[done - bb..done]);
     }
-    hashed_around(powers, acc, &mut data[done..], what, |rest| {
-        ctr_xor_with(schedule, kind, ctr, rest)
-    })
-}
-
-/// Runs `apply` (a keystream XOR) on `data`, absorbing `data` into `acc` before it
-/// (`Hash::Input`) or after it (`Hash::Output`), unstitched.
-fn hashed_around<R>(
-    powers: &field_soft::Powers,
-    acc: &mut u128,
-    data: &mut [u8],
-    what: Hash,
-    apply: impl FnOnce(&mut [u8]) -> R,
-) -> R {
-    if what == Hash::Input {
-        powers.update(acc, data);
-    }
-    let r = apply(data);
-    if what == Hash::Output {
-        powers.update(acc, data);
-    }
-    r
+    let mut pass = Pass {
+        schedule,
+        powers,
+        kind,
+        ctr,
+        ready: None,
+    };
+    sequence::two_pass(&mut pass, acc, Data::InPlace(&mut data[done..]), what);
+    pass.ctr
 }

@@ -8,6 +8,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data};
 
 /// Counter blocks, `LANES` at a time, in integer form (see module docs).
+#[derive(Clone)]
 pub(super) struct Ctr<V> {
     next: V,
     step: V,

@@ -9,6 +9,7 @@ use super::ghash::{absorb_padded, hash_batch, hash_block, hash_update, load_bloc
 use super::ghash::{Sums, Table};
 use super::{xor_vectors, Hash};
 use crate::aes::RoundKeys;
+use crate::engine::sequence::{self, GcmSteps, TwoPass};
 use crate::engine::{Counter, CtrStart, Data, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
@@ -138,28 +139,46 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    let bc = V::block_cpu(cpu);
-    // E(K, Y0) first: independent of everything else, it overlaps the hashing.
-    // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-    let y = V::Block::load(bc, y0.block);
-    let mut mask = [y];
-    let mask_keys = keys::<V::Block>(bc, rk);
-    aes_n(&mask_keys, &mut mask);
-    let mut acc = 0u128;
-    hash_update::<V, MAXW>(cpu, key, &mut acc, aad);
-    let len = io.len();
-    // The data's first counter, Y0 + 1, from Y0's register.
-    let c = Ctr::<V>::after(cpu, y, y0.kind, 1);
-    stitched_from::<V, N, MAXW>(cpu, rk, key, c, &mut acc, io, what);
-    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
-    let a = hash_block(
-        key,
-        V::Block::from_u128(bc, acc),
-        load_block::<V::Block>(bc, &lb, key.flavor),
-    );
-    let mut e = [0u8; 16];
-    mask[0].store(&mut e);
-    crate::spec::gcm::tag_from_ghash(a.to_u128(), &e)
+    let mut steps = Whole::<V, N, MAXW> { cpu, rk, key, y0 };
+    sequence::gcm_whole(&mut steps, aad, io, what)
+}
+
+/// The vector kernels' steps of a whole message, for `engine::sequence::gcm_whole`.
+struct Whole<'a, V: Simd, const N: usize, const MAXW: usize> {
+    cpu: V::Cpu,
+    rk: &'a RoundKeys,
+    key: &'a HashKey,
+    y0: Y0<'a>,
+}
+
+impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MAXW> {
+    #[inline(always)]
+    fn hash(&mut self, acc: &mut u128, data: &[u8]) {
+        hash_update::<V, MAXW>(self.cpu, self.key, acc, data);
+    }
+
+    #[inline(always)]
+    fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
+        let (cpu, bc) = (self.cpu, V::block_cpu(self.cpu));
+        // E(K, Y0) first: independent of the data, it overlaps it.
+        // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
+        let y = V::Block::load(bc, self.y0.block);
+        let mut mask = [y];
+        aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
+        // The data's first counter, Y0 + 1, from Y0's register.
+        let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
+        stitched_from::<V, N, MAXW>(cpu, self.rk, self.key, c, acc, io, what);
+        let mut e = [0u8; 16];
+        mask[0].store(&mut e);
+        e
+    }
+
+    #[inline(always)]
+    fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
+        let bc = V::block_cpu(self.cpu);
+        let x = load_block::<V::Block>(bc, block, self.key.flavor);
+        *acc = hash_block(self.key, V::Block::from_u128(bc, *acc), x).to_u128();
+    }
 }
 
 /// CTR over the data with the GHASH/POLYVAL of the input or output absorbed into `acc`,
@@ -180,9 +199,9 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     start.kind.add(&start.block, blocks)
 }
 
-/// [`stitched`] from counter `c`, in registers; the whole batches stitched, the rest (or
-/// an input under two batches) as the two passes of [`hashed_around`], which continues
-/// the same counter and round keys.
+/// [`stitched`] from counter `c`, in registers: the whole batches stitched, the rest (or
+/// an input under two batches) by `engine::sequence::two_pass`, which continues the same
+/// counter and round keys.
 #[inline(always)]
 fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
@@ -197,15 +216,15 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     let wb = 16 * wblocks;
     let batches = io.len() / wb;
     let ks = keys::<V>(cpu, rk);
-    let pass = Pass {
-        cpu,
-        ks: &ks,
-        key,
-        what,
-    };
     if key.count < wblocks || batches < 2 {
         // Short input: the two passes back to back.
-        return hashed_around::<V, N, MAXW>(&pass, c, acc, io);
+        let mut pass = Pass::<V, N, MAXW> {
+            cpu,
+            ks: &ks,
+            key,
+            c,
+        };
+        return sequence::two_pass(&mut pass, acc, io, what);
     }
     let table = Table::last(key, wblocks);
     let mut hpow = [V::zero(cpu); N];
@@ -234,45 +253,35 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
         a = hash_batch::<V>(cpu, key, key.flavor, a, last, wblocks);
     }
     *acc = a.to_u128();
-    hashed_around::<V, N, MAXW>(&pass, c, acc, io.tail(done))
+    let mut pass = Pass::<V, N, MAXW> {
+        cpu,
+        ks: &ks,
+        key,
+        c,
+    };
+    sequence::two_pass(&mut pass, acc, io.tail(done), what)
 }
 
-/// Counter mode and the hash as two passes: the input hashed before the keystream is
-/// applied (GCM decryption) or the output after (encryption); for inputs too short to
-/// stitch and for the tail after the stitched batches (as `engine::portable`'s
-/// `hashed_around`).
-#[inline(always)]
-fn hashed_around<V: Simd, const N: usize, const MAXW: usize>(
-    pass: &Pass<'_, V>,
-    c: Ctr<V>,
-    acc: &mut u128,
-    mut io: Data<'_>,
-) {
-    let Pass { cpu, ks, key, what } = *pass;
-    if what == Hash::Input {
-        hash_update::<V, MAXW>(cpu, key, acc, io.src());
-    }
-    ctr_xor_keys::<V, N>(ks, c, io.reborrow());
-    if what == Hash::Output {
-        hash_update::<V, MAXW>(cpu, key, acc, io.output());
-    }
-}
-
-/// The keys and the hashed side of one counter-mode-and-hash pass.
-struct Pass<'a, V: Simd> {
+/// The vector kernels' unstitched counter mode and hash, for `engine::sequence::two_pass`:
+/// the round keys already in registers, the counter where the stitched batches left it.
+struct Pass<'a, V: Simd, const N: usize, const MAXW: usize> {
     cpu: V::Cpu,
     ks: &'a Keys<V>,
     key: &'a HashKey,
-    what: Hash,
+    c: Ctr<V>,
 }
 
-// By hand: a derive would ask `V: Copy` of the type parameter, not of its token.
-impl<V: Simd> Clone for Pass<'_, V> {
-    fn clone(&self) -> Self {
-        *self
+impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW> {
+    #[inline(always)]
+    fn hash(&mut self, acc: &mut u128, data: &[u8]) {
+        hash_update::<V, MAXW>(self.cpu, self.key, acc, data);
+    }
+
+    #[inline(always)]
+    fn ctr(&mut self, io: Data<'_>) {
+        ctr_xor_keys::<V, N>(self.ks, self.c.clone(), io);
     }
 }
-impl<V: Simd> Copy for Pass<'_, V> {}
 
 /// What one stitched run reads: the round keys, the batch's powers and Karatsuba helpers,
 /// the batch count and what to hash.

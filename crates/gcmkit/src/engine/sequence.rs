@@ -1,0 +1,56 @@
+//! The order of AES-GCM's steps, written once for every engine. The portable engine and
+//! the generic kernels each supply their primitives (a [`TwoPass`], a [`GcmSteps`]) and
+//! run these sequences: what differs between engines is how a step is computed (fixsliced
+//! AES and integer-multiply GHASH, or vectors), never which step comes when.
+
+use super::{Data, Hash};
+
+/// An engine's counter mode and hash over data it does not stitch.
+pub(crate) trait TwoPass {
+    /// Absorbs `data` (the last block zero-padded) into `acc`.
+    fn hash(&mut self, acc: &mut u128, data: &[u8]);
+    /// dst = src xor the keystream, from the pass's counter.
+    fn ctr(&mut self, io: Data<'_>);
+}
+
+/// Counter mode and the hash as two passes: the input hashed before the keystream is
+/// applied (GCM decryption) or the output after (GCM encryption, AES-GCM-SIV decryption).
+/// For inputs too short to stitch and for the rest after the stitched batches.
+#[inline(always)]
+pub(crate) fn two_pass<P: TwoPass>(p: &mut P, acc: &mut u128, mut io: Data<'_>, what: Hash) {
+    if what == Hash::Input {
+        p.hash(acc, io.src());
+    }
+    p.ctr(io.reborrow());
+    if what == Hash::Output {
+        p.hash(acc, io.output());
+    }
+}
+
+/// An engine's steps of one whole AES-GCM message.
+pub(crate) trait GcmSteps {
+    /// Absorbs `data` (the last block zero-padded) into `acc`.
+    fn hash(&mut self, acc: &mut u128, data: &[u8]);
+    /// Counter mode over the data from the block after Y0, the ciphertext (`what`)
+    /// absorbed into `acc`: whole batches stitched, the rest by [`two_pass`]. Returns
+    /// E(K, Y0), which an engine may compute with the data's own AES.
+    fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16];
+    /// Absorbs one whole block (the length block).
+    fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
+        self.hash(acc, block);
+    }
+}
+
+/// Whole AES-GCM, the tag before truncation, in SP 800-38D's order: GHASH of the AAD, the
+/// data (CTR from Y0 + 1, the ciphertext hashed), the length block, then
+/// tag = GHASH xor E(K, Y0).
+#[inline(always)]
+pub(crate) fn gcm_whole<S: GcmSteps>(s: &mut S, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16] {
+    let mut acc = 0u128;
+    s.hash(&mut acc, aad);
+    let len = io.len();
+    let mask = s.data_and_mask(&mut acc, io, what);
+    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
+    s.hash_block(&mut acc, &lb);
+    crate::spec::gcm::tag_from_ghash(acc, &mask)
+}
