@@ -6,9 +6,12 @@
 //! engine the CPU lacks is an error, never a silent fallback.
 //!
 //! Layout: `simd` (the ISA-neutral vector trait), `kernels` (every kernel, written once
-//! against it), `hw` (one engine from one feature table), one backend per ISA (`x86`:
-//! AES-NI, AVX2 and AVX-512 vector types, feature tables, key schedule; `arm`: the ARMv8
-//! Crypto Extensions on NEON), `portable` (the constant-time engine for every other CPU).
+//! against it), `interface` (the one list of kernels: signatures, generic kernels and
+//! portable arms, from which the entry points and the `Kernels` methods are made),
+//! `sequence` (AES-GCM's order of steps, once for every engine), `hw` (one engine from
+//! one feature table), one backend per ISA (`x86`: AES-NI, AVX2 and AVX-512 vector types,
+//! feature tables, key schedule; `arm`: the ARMv8 Crypto Extensions on NEON), `portable`
+//! (the constant-time engine for every other CPU).
 //! Key objects hold a [`Kernels`] value: the portable engine, or a hardware engine with
 //! its token (`x86::avx512::Cpu`, ...), a zero-sized type whose only constructor is that
 //! engine's detection (`hw_engine!`). `dispatch!` hands the token to the engine's entry
