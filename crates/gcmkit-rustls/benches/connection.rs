@@ -5,7 +5,9 @@
 //! `make bench-rustls` (which holds /tmp/gcmkit-timing.lock while this runs), or
 //! `cargo bench --features aws-lc-rs --bench connection -- OUT.md`.
 
+// The CLI bench's clock module, of which this bench uses the clock and machine line only.
 #[path = "../../../bench/src/clock.rs"]
+#[allow(dead_code)]
 mod clock;
 
 use std::fmt::Write as _;

@@ -138,28 +138,57 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
+    let (mask, mut acc, first) = whole_start::<V, MAXW>(cpu, rk, key, y0, aad);
+    let len = io.len();
+    stitched::<V, N, MAXW>(cpu, rk, key, first, &mut acc, io, what);
+    whole_tag::<V>(cpu, key, mask, acc, aad.len(), len)
+}
+
+/// The start of a whole message's kernel: the tag mask E(K, Y0), begun first (independent
+/// of everything else, it overlaps the hashing), the GHASH of the AAD, and the first
+/// counter (after Y0).
+#[inline(always)]
+pub(super) fn whole_start<V: Simd, const MAXW: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: CtrStart,
+    aad: &[u8],
+) -> (V::Block, u128, CtrStart) {
     let bc = V::block_cpu(cpu);
-    // E(K, Y0) first: independent of everything else, it overlaps the hashing.
     // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     let mut mask = [V::Block::load(bc, &y0.block)];
     let mask_keys = keys::<V::Block>(bc, rk);
     aes_n(&mask_keys, &mut mask);
     let mut acc = 0u128;
     hash_update::<V, MAXW>(cpu, key, &mut acc, aad);
-    let len = io.len();
     let first = CtrStart {
         kind: y0.kind,
         block: y0.kind.add(&y0.block, 1),
     };
-    stitched::<V, N, MAXW>(cpu, rk, key, first, &mut acc, io, what);
-    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
+    (mask[0], acc, first)
+}
+
+/// The end of a whole message's kernel: the length block hashed into `acc` (the GHASH of
+/// the AAD and the ciphertext), then the full tag, GHASH xor the mask E(K, Y0).
+#[inline(always)]
+pub(super) fn whole_tag<V: Simd>(
+    cpu: V::Cpu,
+    key: &HashKey,
+    mask: V::Block,
+    acc: u128,
+    aad_len: usize,
+    len: usize,
+) -> [u8; 16] {
+    let bc = V::block_cpu(cpu);
+    let lb = crate::spec::gcm::length_block(aad_len as u64, len as u64);
     let a = hash_block(
         key,
         V::Block::from_u128(bc, acc),
         load_block::<V::Block>(bc, &lb, key.flavor),
     );
     let mut e = [0u8; 16];
-    mask[0].store(&mut e);
+    mask.store(&mut e);
     crate::spec::gcm::tag_from_ghash(a.to_u128(), &e)
 }
 

@@ -51,6 +51,7 @@
 
 pub(crate) mod aes;
 pub(crate) mod ctr;
+pub(crate) mod gather;
 pub(crate) mod gcm;
 pub(crate) mod ghash;
 pub(crate) mod siv;
@@ -145,6 +146,8 @@ macro_rules! entry_points {
                 = kernels::gcm::gcm_whole::<$v, $n, $maxw>;
             fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
                 = kernels::gcm::gcm_small::<$v>;
+            fn gcm_seal_parts(rk: &RoundKeys, key: &HashKey, y0: CtrStart, aad: &[u8], parts: &[&[u8]], out: &mut [u8]) -> [u8; 16]
+                = kernels::gather::gcm_seal_parts::<$v, $n, $maxw>;
             fn siv_small(kgk: &RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = kernels::siv::siv_small::<$v>;
             fn siv2015_small(keys: Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
