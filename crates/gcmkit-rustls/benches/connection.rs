@@ -522,10 +522,10 @@ fn main() {
     let _ = writeln!(
         md,
         "\n## Where the time goes: record protection alone\n\n\
-         The same providers' `MessageEncrypter::encrypt` (rustls's record buffer allocated; TLS 1.3: the \
-         plaintext copied in, encrypted in place, for every provider; TLS 1.2: the same for ring and \
-         aws-lc-rs, while gcmkit zero-fills the buffer and encrypts from the caller's bytes into it in one \
-         pass) and `MessageDecrypter::decrypt` (the record first copied \
+         The same providers' `MessageEncrypter::encrypt` (rustls's record buffer allocated; ring and \
+         aws-lc-rs copy the plaintext (and TLS 1.3's type byte) in and encrypt in place; gcmkit \
+         zero-fills the buffer and encrypts from the caller's bytes and the type byte into it in one \
+         pass, `encrypt_parts_into`) and `MessageDecrypter::decrypt` (the record first copied \
          into a scratch buffer, as the connection's deframer holds it, then decrypted in place), called \
          directly with the traffic keys of a real handshake: cycles per byte (measured clock), fastest of \
          {ROUNDS} samples of 4 MiB. gcmkit's key object is built once per traffic key, in `encrypter()` / \
