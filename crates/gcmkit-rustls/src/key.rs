@@ -1,7 +1,7 @@
 //! gcmkit key objects from rustls key material, built once per traffic key, and the
 //! stand-in that refuses every record when one cannot be built.
 
-use gcmkit::{AeadMode, AesGcm};
+use gcmkit::AesGcm;
 use rustls::crypto::cipher::{
     AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter, MessageEncrypter,
     Nonce, OutboundChunks, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload, NONCE_LEN,
@@ -66,49 +66,60 @@ impl TrafficKey {
         Nonce::new(&self.iv, seq).0
     }
 
-    /// Encrypts `payload[from..]` in place and appends the tag, for which the caller
-    /// reserved room (so the record buffer is not reallocated).
-    pub(crate) fn seal_appending_tag(
-        &self,
-        nonce: &[u8; NONCE_LEN],
-        aad: &[u8],
-        payload: &mut PrefixedPayload,
-        from: usize,
-    ) -> Result<(), Error> {
-        let tag = self
-            .gcm
-            .encrypt_in_place_detached(nonce, aad, &mut payload.as_mut()[from..])
-            .map_err(|_| Error::EncryptError)?;
-        payload.extend_from_slice(tag.as_ref());
-        Ok(())
-    }
-
-    /// Appends the encryption of `plaintext` and its tag to `payload` (whose capacity the
-    /// caller reserved). A single contiguous chunk is encrypted in one pass from the
-    /// caller's bytes into the record buffer (its room zero-filled first, a store-only
-    /// pass, instead of a copy of the plaintext that is then encrypted in place); several
-    /// chunks are copied in and encrypted in place.
+    /// Appends the encryption of `plaintext` then `suffix` (TLS 1.3's content-type byte;
+    /// empty for TLS 1.2), and the tag, to `payload`, whose capacity the caller reserved
+    /// (so the record buffer is not reallocated). One pass from the caller's chunks into
+    /// the record buffer (`AesGcm::encrypt_parts_into`): the room is zero-filled first (a
+    /// store-only pass: `PrefixedPayload` offers safe code no uninitialized room) instead
+    /// of copying the plaintext in and encrypting it in place, a load and a store more per
+    /// byte.
     pub(crate) fn seal_chunks(
         &self,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
         payload: &mut PrefixedPayload,
         plaintext: &OutboundChunks<'_>,
+        suffix: &[u8],
     ) -> Result<(), Error> {
         let from = payload.as_ref().len();
-        match *plaintext {
+        let len = plaintext.len() + suffix.len() + TAG_LEN;
+        payload.extend(core::iter::repeat_n(&0u8, len));
+        let out = &mut payload.as_mut()[from..];
+        let sealed = match *plaintext {
             OutboundChunks::Single(chunk) => {
-                payload.extend(core::iter::repeat_n(&0u8, chunk.len() + TAG_LEN));
                 self.gcm
-                    .encrypt_into(nonce, chunk, aad, &mut payload.as_mut()[from..])
-                    .map_err(|_| Error::EncryptError)
+                    .encrypt_parts_into(nonce, &[chunk, suffix], aad, out)
             }
-            OutboundChunks::Multiple { .. } => {
-                payload.extend_from_chunks(plaintext);
-                self.seal_appending_tag(nonce, aad, payload, from)
+            OutboundChunks::Multiple { chunks, start, end } => {
+                let mut parts = Vec::with_capacity(chunks.len() + 1);
+                parts.extend(window(chunks, start, end));
+                parts.push(suffix);
+                self.gcm.encrypt_parts_into(nonce, &parts, aad, out)
             }
-        }
+        };
+        sealed.map_err(|_| Error::EncryptError)
     }
+}
+
+/// The pieces of `chunks` that bytes `start..end` of their concatenation fall in (the
+/// window of rustls's `OutboundChunks::Multiple`), in order, empty pieces left out.
+fn window<'a>(
+    chunks: &'a [&'a [u8]],
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = &'a [u8]> + 'a {
+    chunks
+        .iter()
+        .scan(0usize, |at, chunk| {
+            let first = *at;
+            *at += chunk.len();
+            Some((first, *chunk))
+        })
+        .filter_map(move |(first, chunk)| {
+            let lo = start.clamp(first, first + chunk.len()) - first;
+            let hi = end.clamp(first, first + chunk.len()) - first;
+            (lo < hi).then(|| &chunk[lo..hi])
+        })
 }
 
 /// Stands in for an encrypter or decrypter whose key object could not be built: every

@@ -1,8 +1,9 @@
 //! # gcmkit-rustls: rustls's AES-GCM suites on gcmkit
 //!
 //! A [rustls](https://docs.rs/rustls/0.23) `CryptoProvider` whose AES-GCM cipher suites
-//! protect TLS 1.3 and TLS 1.2 records and QUIC packets with gcmkit's AES-GCM, in place on
-//! rustls's record buffer; key exchange, signatures, hashing, HMAC/HKDF, the TLS 1.2 PRF,
+//! protect TLS 1.3 and TLS 1.2 records and QUIC packets with gcmkit's AES-GCM in rustls's
+//! record buffer (records encrypted in one pass from rustls's plaintext chunks into it,
+//! decrypted in place); key exchange, signatures, hashing, HMAC/HKDF, the TLS 1.2 PRF,
 //! key loading and randomness stay those of the base provider, *ring* (feature `ring`, the
 //! default) or aws-lc-rs (feature `aws-lc-rs`).
 //!

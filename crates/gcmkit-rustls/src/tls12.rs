@@ -1,6 +1,7 @@
 //! TLS 1.2 AES-GCM record protection (RFC 5288) on gcmkit: nonce = 4-byte salt from the
 //! key block || 8-byte explicit part sent in front of each record, the record body
-//! encrypted and decrypted in place in rustls's record buffer.
+//! encrypted in one pass from rustls's plaintext chunks into the record buffer and
+//! decrypted in place there.
 
 use crate::key::{KeySize, TrafficKey, Unkeyed, TAG_LEN};
 use gcmkit::{AeadMode, AesGcm};
@@ -90,7 +91,7 @@ impl MessageEncrypter for Tls12Encrypter {
         let mut payload = PrefixedPayload::with_capacity(total_len);
         payload.extend_from_slice(&nonce[SALT_LEN..]);
         self.0
-            .seal_chunks(&nonce, &aad, &mut payload, &msg.payload)?;
+            .seal_chunks(&nonce, &aad, &mut payload, &msg.payload, &[])?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 

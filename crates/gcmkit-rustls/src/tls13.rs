@@ -1,5 +1,6 @@
 //! TLS 1.3 record protection (RFC 8446 sec. 5.2) on gcmkit's AES-GCM: the record body is
-//! encrypted and decrypted in place in rustls's record buffer, the tag detached.
+//! encrypted in one pass from rustls's plaintext chunks and the content-type byte into the
+//! record buffer, and decrypted in place there, the tag detached.
 
 use crate::key::{KeySize, TrafficKey, Unkeyed, TAG_LEN};
 use gcmkit::AeadMode;
@@ -54,12 +55,12 @@ impl MessageEncrypter for Tls13Encrypter {
         let total_len = self.encrypted_payload_len(msg.payload.len());
         // TLSInnerPlaintext = content || type (no padding), then the tag: room for all of
         // it up front, so appending the tag does not reallocate.
+        // One pass from rustls's chunks and the type byte into the record buffer.
         let mut payload = PrefixedPayload::with_capacity(total_len);
-        payload.extend_from_chunks(&msg.payload);
-        payload.extend_from_slice(&msg.typ.to_array());
         let aad = make_tls13_aad(total_len);
+        let typ = msg.typ.to_array();
         self.0
-            .seal_appending_tag(&self.0.nonce(seq), &aad, &mut payload, 0)?;
+            .seal_chunks(&self.0.nonce(seq), &aad, &mut payload, &msg.payload, &typ)?;
         // Every TLS 1.3 record carries the legacy type and version (RFC 8446 sec. 5.2).
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,

@@ -233,7 +233,7 @@ impl Limits {
 }
 
 /// The output buffer must have exactly `need` bytes.
-fn check_buffer(out: &[u8], need: usize) -> Result<(), Error> {
+pub(crate) fn check_buffer(out: &[u8], need: usize) -> Result<(), Error> {
     if out.len() == need {
         Ok(())
     } else {

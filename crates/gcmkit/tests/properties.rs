@@ -312,3 +312,91 @@ proptest! {
         prop_assert_eq!(&alloc[pt.len()..], tag.as_ref());
     }
 }
+
+/// Lengths and where to cut them in two: every point up to 300 bytes; at larger lengths
+/// the first and last 40 bytes and 17 either side of each stitched-batch seam.
+fn split_points() -> Vec<(usize, Vec<usize>)> {
+    let mut v: Vec<_> = (0..=300).map(|n| (n, (0..=n).collect())).collect();
+    for n in [511, 512, 513, 1023, 1024, 1025, 1500, 2048, 4099, 16384] {
+        let mut cuts: Vec<usize> = (0..40).chain(n - 40..=n).collect();
+        for b in [256usize, 512, 1024, 2048] {
+            cuts.extend(b - 17..(b + 17).min(n));
+        }
+        v.push((n, cuts));
+    }
+    v
+}
+
+/// `encrypt_parts_into` writes exactly `encrypt_into`'s bytes for the concatenated
+/// plaintext: two parts cut as [`split_points`] says, three parts,
+/// empty parts, a TLS 1.3 record's shape (content, then one type byte) at each length,
+/// every engine, 96-bit and other IVs, a truncated tag.
+#[test]
+fn encrypt_parts_into_equals_encrypt_into() {
+    let check = |gcm: &AesGcm, iv: &[u8], aad: &[u8], parts: &[&[u8]], what: &str| {
+        let pt = parts.concat();
+        let mut want = vec![0u8; pt.len() + gcm.tag_len()];
+        gcm.encrypt_into(iv, &pt, aad, &mut want).unwrap();
+        // Both odd offsets in a larger buffer: the kernels' partial loads and stores.
+        let mut room = vec![0xa5u8; want.len() + 7];
+        let out = &mut room[3..3 + want.len()];
+        gcm.encrypt_parts_into(iv, parts, aad, out).unwrap();
+        assert_eq!(&out[..], &want[..], "{what}");
+        assert!(room[..3]
+            .iter()
+            .chain(&room[3 + want.len()..])
+            .all(|&b| b == 0xa5));
+    };
+    for e in engines() {
+        for klen in [16, 32] {
+            let gcm = AesGcm::with_engine(&bytes(klen, 5), e).unwrap();
+            let short = gcm.clone().with_tag_len(12).unwrap();
+            for iv in [&[3u8; 12][..], &[4u8; 8][..]] {
+                let aad = bytes(13, 6);
+                for (n, cuts) in split_points() {
+                    let pt = bytes(n, 7);
+                    for &cut in &cuts {
+                        let (x, y) = pt.split_at(cut);
+                        let what = format!("{e:?} {klen} n {n} cut {cut}");
+                        check(&gcm, iv, &aad, &[x, y], &what);
+                    }
+                    let (x, rest) = pt.split_at(n / 3);
+                    let (y, z) = rest.split_at(rest.len() / 2);
+                    let what = format!("{e:?} 3 parts {n}");
+                    check(&short, iv, &aad, &[x, &[], y, z, &[]], &what);
+                    // A TLS 1.3 record: the content, then its type byte.
+                    check(
+                        &gcm,
+                        iv,
+                        &[23, 3, 3, 0, 0],
+                        &[&pt, &[23]],
+                        &format!("{e:?} record {n}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `encrypt_parts_into` refuses an output of the wrong length with `BufferSize`, and
+/// accepts no parts at all (an empty message: the tag only).
+#[test]
+fn encrypt_parts_into_buffer_sizes() {
+    let gcm = AesGcm::new(&[1u8; 16]).unwrap();
+    let parts: [&[u8]; 2] = [b"abc", b"de"];
+    for len in [0, 5, 20, 22] {
+        let mut out = vec![0u8; len];
+        assert!(matches!(
+            gcm.encrypt_parts_into(&[0; 12], &parts, b"", &mut out),
+            Err(Error::BufferSize { got, expected: 21 }) if got == len
+        ));
+    }
+    let mut tag = [0u8; 16];
+    gcm.encrypt_parts_into(&[0; 12], &[], b"aad", &mut tag)
+        .unwrap();
+    assert_eq!(tag.to_vec(), gcm.encrypt(&[0; 12], b"", b"aad").unwrap());
+    assert!(matches!(
+        gcm.encrypt_parts_into(&[], &parts, b"", &mut [0u8; 21]),
+        Err(Error::InvalidNonceLength { .. })
+    ));
+}

@@ -38,6 +38,33 @@ fn appendix_b_all_18_cases_on_every_engine() {
     }
 }
 
+/// The same 18 cases through `encrypt_parts_into`, the plaintext cut at every byte (two
+/// parts) and into 1-, 7- and 17-byte pieces: the published ciphertext and tag each time.
+#[test]
+fn appendix_b_all_18_cases_from_parts() {
+    for engine in engines() {
+        for tc in cases() {
+            let (k, p, a, iv) = (unhex(&tc.k), unhex(tc.p), unhex(tc.a), unhex(tc.iv));
+            let gcm = AesGcm::with_engine(&k, engine).unwrap();
+            let mut expected = unhex(tc.c);
+            expected.extend(unhex(tc.t));
+            let mut out = vec![0u8; expected.len()];
+            for cut in 0..=p.len() {
+                let (x, y) = p.split_at(cut);
+                out.fill(0);
+                gcm.encrypt_parts_into(&iv, &[x, y], &a, &mut out).unwrap();
+                assert_eq!(out, expected, "TC{} cut {cut} on {engine:?}", tc.n);
+            }
+            for piece in [1, 7, 17] {
+                let parts: Vec<&[u8]> = p.chunks(piece).collect();
+                out.fill(0);
+                gcm.encrypt_parts_into(&iv, &parts, &a, &mut out).unwrap();
+                assert_eq!(out, expected, "TC{} pieces {piece} on {engine:?}", tc.n);
+            }
+        }
+    }
+}
+
 #[test]
 fn appendix_b_intermediate_values() {
     for tc in cases() {

@@ -47,6 +47,16 @@ macro_rules! kernel_list {
             [gcm_whole] fn gcm_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], io: crate::engine::Data<'_>, what: crate::engine::Hash) -> [u8; 16]
                 = crate::engine::kernels::gcm::gcm_whole::<V, N, MAXW>,
                 portable { crate::engine::portable::gcm_whole(rk, key, y0, aad, io.into_in_place(), what) };
+            /// Whole AES-GCM encryption (tag before truncation) of the concatenation of
+            /// `parts` into `out` (exactly as long): one pass from the parts on the hardware
+            /// engines (`kernels::gather`); the parts copied into `out` and encrypted there
+            /// on the portable engine.
+            [gcm_seal_parts_kernel] fn gcm_seal_parts(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], parts: &[&[u8]], out: &mut [u8]) -> [u8; 16]
+                = crate::engine::kernels::gather::gcm_seal_parts::<V, N, MAXW>,
+                portable { {
+                    crate::engine::kernels::gather::concat_into(parts, out);
+                    crate::engine::portable::gcm_whole(rk, key, y0, aad, out, crate::engine::Hash::Output)
+                } };
             /// The fused small-message AES-GCM kernel (see `Kernels::gcm_small`).
             [gcm_small_kernel] fn gcm_small(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, decrypt: bool) -> [u8; 16]
                 = crate::engine::kernels::gcm::gcm_small::<V>,

@@ -197,6 +197,26 @@ impl GcmKey {
         Ok(self.full_tag(iv, &y0, aad, data, false))
     }
 
+    /// Encrypts the concatenation of `parts` into `out` (exactly as long as the parts
+    /// together, checked by the caller) in one pass; returns the full tag.
+    pub(crate) fn seal_parts(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        parts: &[&[u8]],
+        out: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        Self::check_lengths(aad.len(), out.len())?;
+        let y0 = self.y0(iv)?;
+        let start = crate::engine::Y0 {
+            kind: Self::counter_kind(iv),
+            block: &y0,
+        };
+        Ok(self
+            .engine
+            .gcm_seal_parts(&self.aes, &self.h, start, aad, parts, out))
+    }
+
     /// The whole message through the engine: its fused small-message kernel when the
     /// message fits, else the whole-message kernel. Returns the full (untruncated) tag.
     /// Inlined: called out of line, it copied its `Data` argument with 16-byte loads of
@@ -359,6 +379,44 @@ impl AesGcm {
     /// The engine this key object runs on.
     pub fn engine(&self) -> Engine {
         self.key.engine.engine()
+    }
+
+    /// Encrypts a plaintext given in several parts (the concatenation of `parts`) into
+    /// `out`, which must be the parts' total length + [`Self::tag_len`] long (ciphertext,
+    /// then tag): the same bytes as [`crate::AeadMode::encrypt_into`] of the concatenated
+    /// plaintext, in one pass, without copying the parts together first. For records
+    /// assembled from pieces, such as a TLS 1.3 record (its content, then its one-byte
+    /// type) or a vectored write. Allocates nothing.
+    ///
+    /// ```
+    /// use gcmkit::{AeadMode, AesGcm};
+    /// let gcm = AesGcm::new(&[7u8; 16])?;
+    /// let nonce = [1u8; 12];
+    /// let (content, typ) = (&b"application data"[..], &[23u8][..]);
+    /// let mut record = [0u8; 16 + 1 + 16];
+    /// gcm.encrypt_parts_into(&nonce, &[content, typ], b"hdr", &mut record)?;
+    /// assert_eq!(record.to_vec(), gcm.encrypt(&nonce, b"application data\x17", b"hdr")?);
+    /// # Ok::<(), gcmkit::Error>(())
+    /// ```
+    pub fn encrypt_parts_into(
+        &self,
+        nonce: &[u8],
+        parts: &[&[u8]],
+        aad: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let total = parts
+            .iter()
+            .try_fold(0usize, |n, p| n.checked_add(p.len()))
+            .ok_or(Error::MessageTooLong {
+                len: u64::MAX,
+                max: MAX_PLAINTEXT,
+            })?;
+        crate::mode::check_buffer(out, total.saturating_add(self.tag_len))?;
+        let (ct, tag_out) = out.split_at_mut(total);
+        let full = self.key.seal_parts(nonce, aad, parts, ct)?;
+        tag_out.copy_from_slice(Tag::truncate(full, self.tag_len).as_ref());
+        Ok(())
     }
 }
 

@@ -144,11 +144,11 @@ pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
 }
 
 /// The vector kernels' steps of a whole message, for `engine::sequence::gcm_whole`.
-struct Whole<'a, V: Simd, const N: usize, const MAXW: usize> {
-    cpu: V::Cpu,
-    rk: &'a RoundKeys,
-    key: &'a HashKey,
-    y0: Y0<'a>,
+pub(super) struct Whole<'a, V: Simd, const N: usize, const MAXW: usize> {
+    pub(super) cpu: V::Cpu,
+    pub(super) rk: &'a RoundKeys,
+    pub(super) key: &'a HashKey,
+    pub(super) y0: Y0<'a>,
 }
 
 impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MAXW> {

@@ -51,6 +51,7 @@
 
 pub(crate) mod aes;
 pub(crate) mod ctr;
+pub(crate) mod gather;
 pub(crate) mod gcm;
 pub(crate) mod ghash;
 pub(crate) mod siv;
