@@ -168,10 +168,12 @@ pub(crate) enum Direction {
 // (`bytearray`, a memoryview or slice of one, `array('B')`, `mmap`, numpy `uint8`) is
 // exported with `PyBUF_WRITABLE` and the kernel writes straight into it in its one pass.
 // The export is held until the call returns, so `buf` cannot be resized, closed or freed
-// while the GIL is released (inputs of `DETACH_MIN` bytes or more). An input that shares
-// memory with `buf` is copied first. A failed `decrypt_into` leaves `buf` as it was:
-// pyca leaves the unverified plaintext there; gcmkit lets none out (nor zeros): `buf`'s
-// old contents are saved before the kernel writes and put back if the tag does not verify.
+// while the GIL is released (inputs of `DETACH_MIN` bytes or more). A failed `decrypt_into`
+// leaves zeros in `buf` (the core's `decrypt_into`/`decrypt_in_place_detached` zero their
+// output on a failed tag): the project's binding rule, "failed decryption returns an error
+// and zeroes the output". pyca/cryptography promises nothing about `buf` after `InvalidTag`
+// (its 50.0.2 leaves the unverified plaintext there); zeroing lets no plaintext out and
+// costs no second pass or copy of `buf` on success.
 pub(crate) fn aead_into(
     py: Python<'_>,
     c: &Aead,
@@ -199,53 +201,51 @@ pub(crate) fn aead_into(
     };
     check_pyca_lengths(rules, 0, a.aad.len())?;
     let span = out.bytes().as_ptr_range();
-    let (nonce, data, aad) = (
-        disjoint(a.nonce.get(), &span),
-        disjoint(a.data.get(), &span),
-        disjoint(a.aad.get(), &span),
-    );
+    let (nonce, aad) = (disjoint(a.nonce.get(), &span), disjoint(a.aad.get(), &span));
+    // Every borrow of the inputs ends here (copies made), before `buf` is borrowed mutably.
+    let data = Source::of(a.data.get(), &span, n);
     let dst = out.bytes_mut();
-    let res = maybe_detach(py, n, || match dir {
-        Direction::Encrypt => c.encrypt_into(&nonce, &data, &aad, dst),
-        Direction::Decrypt => with_saved(dst, |dst| c.decrypt_into(&nonce, &data, &aad, dst)),
+    let res = maybe_detach(py, n, || match (dir, data) {
+        (Direction::Encrypt, Source::Front { .. }) => {
+            // `buf` starts with the plaintext: encrypt it where it is, the tag after it.
+            let (body, tag_out) = dst.split_at_mut(n);
+            let tag = c.encrypt_in_place_detached(&nonce, &aad, body)?;
+            tag_out.copy_from_slice(tag.as_ref());
+            Ok(())
+        }
+        (Direction::Encrypt, Source::Apart(d)) => c.encrypt_into(&nonce, &d, &aad, dst),
+        (Direction::Decrypt, Source::Front { tail }) => {
+            c.decrypt_in_place_detached(&nonce, &aad, dst, &tail)
+        }
+        (Direction::Decrypt, Source::Apart(d)) => c.decrypt_into(&nonce, &d, &aad, dst),
     });
     drop(out);
     res.map_err(|e| to_py(py, e))?;
     Ok(have)
 }
 
-/// Messages up to this size save `buf` in a per-thread scratch buffer (no allocation; the
-/// wipe after use costs more than an allocation from about 16 KiB).
-const SCRATCH_MAX: usize = 4096;
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+/// Where the `_into` forms read their data from, given `buf`'s `span`.
+enum Source<'b> {
+    /// The data begins where `buf` does (in-place use: `encrypt_into(n, view[:k], ad,
+    /// view)` or `decrypt_into(n, view, ad, view[:k])`): its first `n` bytes are already
+    /// `buf`'s first `n`, and `tail` holds a copy of the rest (decryption's tag, which lies
+    /// past `buf`'s end; empty for encryption). The kernel runs in place: one pass, no copy.
+    Front { tail: Vec<u8> },
+    /// The data apart from `buf`, or a copy of it if it overlaps `buf` any other way.
+    Apart(Cow<'b, [u8]>),
 }
 
-/// Runs `f` on `dst` and puts `dst`'s old bytes back if it fails. The copy is wiped after
-/// use when it sits in the per-thread scratch buffer (the caller's old bytes, perhaps an
-/// earlier plaintext, are not left behind there).
-fn with_saved(dst: &mut [u8], f: impl FnOnce(&mut [u8]) -> Result<(), Error>) -> Result<(), Error> {
-    let restore = |dst: &mut [u8], old: &[u8], r: Result<(), Error>| {
-        if r.is_err() {
-            dst.copy_from_slice(old);
+impl<'b> Source<'b> {
+    /// `input` of which the first `n` bytes are the message (the rest, if any, its tag).
+    fn of(input: &'b [u8], span: &std::ops::Range<*const u8>, n: usize) -> Self {
+        if n > 0 && input.as_ptr() == span.start && input.len() >= n {
+            Source::Front {
+                tail: input[n..].to_vec(),
+            }
+        } else {
+            Source::Apart(disjoint(input, span))
         }
-        r
-    };
-    if dst.len() <= SCRATCH_MAX {
-        let mut old = SCRATCH.take();
-        old.clear();
-        old.extend_from_slice(dst);
-        let r = f(dst);
-        let r = restore(dst, &old, r);
-        old.fill(0);
-        std::hint::black_box(&old);
-        SCRATCH.set(old);
-        return r;
     }
-    let old = dst.to_vec();
-    let r = f(dst);
-    restore(dst, &old, r)
 }
 
 /// `input`, or a copy of it if it shares memory with the output `span` (an input that is
@@ -315,7 +315,7 @@ macro_rules! aead_methods {
             }
 
             /// Decrypts into the writable buffer `buf` of len(data) - tag length; returns
-            /// the count. `buf` is untouched if the tag does not verify.
+            /// the count. `buf` is zeroed if the tag does not verify.
             #[pyo3(signature = (nonce, data, associated_data, buf))]
             fn decrypt_into(
                 &self,

@@ -1,7 +1,7 @@
 """The `_into` forms write straight into any writable buffer (one path through the buffer
 protocol), read any bytes-like input in place, handle an input that is (part of) the output,
-release the buffer when they return (also after an error), leave `buf` untouched when a
-decryption fails, whatever the buffer, and run with the GIL released on large inputs."""
+release the buffer when they return (also after an error), zero `buf` when a decryption
+fails, whatever the buffer, and run with the GIL released on large inputs."""
 import array
 import mmap
 import threading
@@ -63,20 +63,52 @@ def test_inputs_read_in_place_from_every_kind(size):
         assert c.encrypt(NONCE, memoryview(m)[:size], b"ad") == ct
 
 
+# The project's binding standard (owner's developer guide): "failed decryption returns an
+# error and zeroes the output". A failed decrypt_into leaves zeros in `buf`, whatever the
+# buffer: no unverified plaintext (nor the caller's old bytes); pyca promises nothing here
+# (its 50.0.2 leaves the unverified plaintext in `buf`). These fail if any plaintext leaks.
 @pytest.mark.parametrize("size", [0, 16, 1500, 40000])
-def test_failed_decrypt_into_leaves_every_buffer_kind_untouched(size):
+def test_failed_decrypt_into_zeroes_every_buffer_kind(size):
     data = bytes(i % 253 for i in range(size))
     for c in classes():
         forged = bytearray(c.encrypt(NONCE, data, b"ad"))
         forged[-1] ^= 1
-        for buf in writable_buffers(size):
+        backing = bytearray(b"\x55" * (size + 8))
+        for buf in writable_buffers(size) + [memoryview(backing)[3:3 + size]]:
             with pytest.raises(gcmkit.InvalidTag):
                 c.decrypt_into(NONCE, bytes(forged), b"ad", buf)
-            assert bytes(buf) == b"\xaa" * size
+            assert bytes(buf) == bytes(size)
+        # Nothing written outside `buf`.
+        assert backing[:3] == b"\x55" * 3 and backing[3 + size:] == b"\x55" * 5
         buf = bytearray(b"\xaa" * size)
         with pytest.raises(gcmkit.InvalidTag):
             c.decrypt_into(NONCE, bytes(forged), b"other ad", buf)
-        assert buf == b"\xaa" * size
+        assert buf == bytes(size)
+
+
+@pytest.mark.parametrize("size", [1, 16, 1500, 40000])
+def test_failed_decrypt_into_sharing_memory_zeroes_and_leaks_nothing(size):
+    """A forged message decrypted in place (the input is `buf` and its tag follows it), or
+    from an input that overlaps `buf` at an offset: InvalidTag, zeros in `buf`, and the
+    bytes past `buf` (the tag, the input's tail) as they were."""
+    data = bytes(i % 253 for i in range(size))
+    for c in classes():
+        forged = bytearray(c.encrypt(NONCE, data, b"ad"))
+        forged[-1] ^= 1
+        buf = bytearray(forged)
+        view = memoryview(buf)
+        with pytest.raises(gcmkit.InvalidTag):
+            c.decrypt_into(NONCE, view, b"ad", view[:size])
+        assert bytes(buf[:size]) == bytes(size)
+        assert bytes(buf[size:]) == bytes(forged[size:])
+        # The input 7 bytes into the buffer: buf[:size] overlaps its first size - 7 bytes.
+        buf = bytearray(b"\xaa" * 7 + forged)
+        view = memoryview(buf)
+        with pytest.raises(gcmkit.InvalidTag):
+            c.decrypt_into(NONCE, view[7:], b"ad", view[:size])
+        assert bytes(buf[:size]) == bytes(size)
+        assert bytes(buf[size:]) == bytes((b"\xaa" * 7 + forged)[size:])
+        del view
 
 
 @pytest.mark.parametrize("size", [0, 5, 1500, 40000])
@@ -92,6 +124,15 @@ def test_input_sharing_memory_with_the_output(size):
         view = memoryview(buf)
         assert c.decrypt_into(NONCE, view, b"ad", view[:size]) == size
         assert bytes(buf[:size]) == data
+        # The input at an offset inside the output (not in place): still right.
+        buf = bytearray(b"\xaa" * 7 + ct)
+        view = memoryview(buf)
+        assert c.decrypt_into(NONCE, view[7:], b"ad", view[:size]) == size
+        assert bytes(buf[:size]) == data
+        buf = bytearray(b"\xaa" * 3 + data + bytes(13))
+        view = memoryview(buf)
+        assert c.encrypt_into(NONCE, view[3:3 + size], b"ad", view[:size + 16]) == size + 16
+        assert bytes(buf[:size + 16]) == ct
         # The AAD and nonce inside the output buffer.
         buf = bytearray(NONCE + b"ad" + bytes(size + 2))
         view = memoryview(buf)

@@ -1,7 +1,8 @@
 """No Python decryption path accepts a tag of the wrong length: every prefix of a valid
 tag (0 to tag length - 1 bytes) and longer tags, through every class, raise a typed error
 (InvalidTag or ValueError), never return plaintext, never crash; `decrypt_into` leaves
-the buffer untouched."""
+the buffer untouched (refused before decrypting) or zeroed (the tag did not verify: the
+project's standard, "failed decryption returns an error and zeroes the output")."""
 import pytest
 
 import gcmkit
@@ -62,7 +63,7 @@ def test_every_wrong_tag_length_is_refused(name, c, nonce, tag_len):
             buf = bytearray(b"\xa5" * size)
             with pytest.raises((gcmkit.InvalidTag, ValueError)):
                 c.decrypt_into(nonce, joined, AAD, buf)
-            assert buf == bytearray(b"\xa5" * size), f"{name}: buffer written"
+            assert buf in (bytearray(b"\xa5" * size), bytearray(size)), f"{name}: buffer written"
 
 
 @pytest.mark.parametrize("tag_len", [16, 15, 14, 13, 12, 8, 4])

@@ -251,6 +251,9 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     if what == Hash::Output {
         let last = &io.output()[done - wb..];
         a = hash_batch::<V>(cpu, key, key.flavor, a, last, wblocks);
+    } else if let Data::Copy(src, _) = &io {
+        // Out-of-place decryption hashes one batch behind (`batches`): its last batch.
+        a = hash_batch::<V>(cpu, key, key.flavor, a, &src[done - wb..done], wblocks);
     }
     *acc = a.to_u128();
     let mut pass = Pass::<V, N, MAXW> {
@@ -335,12 +338,24 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         // compiler kept the round keys on the stack (about 100 stack operands per batch
         // against 20 in place; decrypt_into 1.22x 275c738's time at 16 KiB on avx512,
         // docs/perf/refactor-26.md).
+        // Decryption out of place hashes one batch behind, as encryption does: the batch's
+        // products take the previous batch's input (loaded a batch ago, in L1), so the
+        // fresh loads only feed the keystream XOR at the end of the rounds and a load from
+        // L3 no longer holds up the hash chain. Hashing its own input, AES-128-GCM
+        // decrypt_into ran 3-8 % slower than encrypt_into at 1 and 8 MiB; one batch behind,
+        // as fast or faster (0.340 -> 0.331 and 0.388 -> 0.313 c/B at 8 MiB, 16 KiB 2-4 %
+        // better; docs/perf/python-into.md). The last batch is hashed in `stitched`.
         (Data::Copy(src, dst), Hash::Input) => {
             let (src, dst) = (&src[..n], &mut dst[..n]);
-            for b in 0..run.batches {
+            if run.batches > 0 {
+                let io = Data::Copy(&src[..wb], &mut dst[..wb]);
+                a = batch::<V, N, R>(run, flavor, Hashed::Nothing, io, c, a);
+            }
+            for b in 1..run.batches {
                 let r = b * wb..(b + 1) * wb;
+                let hashed = Hashed::Prev(&src[(b - 1) * wb..b * wb]);
                 let io = Data::Copy(&src[r.clone()], &mut dst[r]);
-                a = batch::<V, N, R>(run, flavor, Hashed::Own, io, c, a);
+                a = batch::<V, N, R>(run, flavor, hashed, io, c, a);
             }
         }
         (Data::InPlace(buf), Hash::Output) => {
@@ -377,9 +392,9 @@ fn batches<V: Simd, const N: usize, const R: usize>(
 enum Hashed<'a> {
     /// Nothing (the first batch of an encryption).
     Nothing,
-    /// Its own input (decryption).
+    /// Its own input (decryption in place).
     Own,
-    /// The previous batch's output (encryption).
+    /// The previous batch's output (encryption) or input (decryption out of place).
     Prev(&'a [u8]),
 }
 
