@@ -175,11 +175,12 @@ class ChunkedReader(io.RawIOBase):
 class ChunkedWriter(io.RawIOBase):
     """Encrypting writer; the destination appears only when ``close()`` succeeds."""
 
-    def __init__(self, inner, name):
+    def __init__(self, inner, name, held=None):
         super().__init__()
         self._inner = inner
         self.name = name
-        self._held = _hold()
+        # `open` takes the hold before the temporary file is created and hands it over.
+        self._held = _hold() if held is None else held
 
     def _unhold(self):
         held, self._held = getattr(self, "_held", False), False
@@ -232,11 +233,18 @@ def open(path, mode, key, context=b""):  # noqa: A001 - mirrors builtins.open
     file is touched."""
     if mode not in ("rb", "r", "wb", "w"):
         raise ValueError(f"mode must be 'rb' or 'wb', not {mode!r}")
+    # A writer's cleanup handlers go in before its temporary file exists: a fatal signal
+    # between the two would otherwise leave the file behind.
+    held = _hold() if mode in ("wb", "w") else False
     try:
         inner = chunked_open(_path(path), mode, key, context)
     except OSError as e:
+        _release(held)
         raise _with_filename(e, path) from None
+    except BaseException:
+        _release(held)
+        raise
     name = os.fspath(path)
     if mode in ("rb", "r"):
         return io.BufferedReader(ChunkedReader(inner, name), buffer_size=64 * 1024)
-    return ChunkedWriter(inner, name)
+    return ChunkedWriter(inner, name, held)
