@@ -228,15 +228,12 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     }
     let table = Table::last(key, wblocks);
     let mut hpow = [V::zero(cpu); N];
-    let mut hkar = [V::zero(cpu); N];
-    for j in 0..N {
-        hpow[j] = V::load_elems(cpu, &table.h[V::LANES * j..]);
-        hkar[j] = V::load_elems(cpu, &table.kara[V::LANES * j..]);
+    for (j, h) in hpow.iter_mut().enumerate() {
+        *h = V::load_elems(cpu, &table.h[V::LANES * j..]);
     }
     let run = Stitch {
         ks: &ks,
         hpow: &hpow,
-        hkar: &hkar,
         batches,
         what,
     };
@@ -286,12 +283,11 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
     }
 }
 
-/// What one stitched run reads: the round keys, the batch's powers and Karatsuba helpers,
+/// What one stitched run reads: the round keys, the batch's powers,
 /// the batch count and what to hash.
 struct Stitch<'a, V, const N: usize> {
     ks: &'a Keys<V>,
     hpow: &'a [V; N],
-    hkar: &'a [V; N],
     batches: usize,
     what: Hash,
 }
@@ -439,8 +435,12 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             *x = V::load(cpu, &inp[vb * j..]);
         }
     }
-    // Rounds 1..=N each carry one vector of hashing (R > N, asserted above); products
-    // are summed in pairs with three-input XORs.
+    // Rounds 1..=N each carry one vector of hashing (R > N, asserted above). Schoolbook
+    // products, four carry-less multiplies per vector: x·h = lo + (x.hi·h.lo +
+    // x.lo·h.hi)·z + hi·z^2. Karatsuba's three multiplies need a qword swap and an XOR
+    // per vector to form x.lo + x.hi, and its helper powers (8 more vector registers);
+    // the two cross products instead go straight into the middle sum with one
+    // three-input XOR, and lo and hi are summed in pairs with three-input XORs.
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
     for j in 0..N {
@@ -460,12 +460,22 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             if j == 0 {
                 x = x.xor(V::from_lane0(cpu, a));
             }
-            let p = Sums::product(x, run.hpow[j], run.hkar[j]);
+            let h = run.hpow[j];
+            let (lo, hi) = (x.clmul::<0x00>(h), x.clmul::<0x11>(h));
+            let (c01, c10) = (x.clmul::<0x01>(h), x.clmul::<0x10>(h));
+            sums.mid = if j == 0 {
+                c01.xor(c10)
+            } else {
+                sums.mid.xor3(c01, c10)
+            };
             match j {
-                1 => sums = Sums::sum2(pending, p),
-                _ if j % 2 == 1 => sums.add2(pending, p),
-                _ if j == N - 1 => sums.add(p),
-                _ => pending = p,
+                1 => (sums.lo, sums.hi) = (pending.lo.xor(lo), pending.hi.xor(hi)),
+                _ if j % 2 == 1 => {
+                    sums.lo = sums.lo.xor3(pending.lo, lo);
+                    sums.hi = sums.hi.xor3(pending.hi, hi);
+                }
+                _ if j == N - 1 => (sums.lo, sums.hi) = (sums.lo.xor(lo), sums.hi.xor(hi)),
+                _ => (pending.lo, pending.hi) = (lo, hi),
             }
         }
     }
@@ -476,7 +486,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
         }
     }
     if src.is_some() {
-        a = sums.reduce();
+        a = sums.reduce_true_mid();
     }
     let k = ks.k[R];
     for x in s.iter_mut() {

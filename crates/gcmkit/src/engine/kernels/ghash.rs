@@ -49,24 +49,6 @@ impl<V: Simd> Sums<V> {
         self.hi = self.hi.xor(p.hi);
     }
 
-    /// The sum of two products.
-    #[inline(always)]
-    pub(super) fn sum2(a: Self, b: Self) -> Self {
-        Sums {
-            lo: a.lo.xor(b.lo),
-            mid: a.mid.xor(b.mid),
-            hi: a.hi.xor(b.hi),
-        }
-    }
-
-    /// Adds two products, one three-input XOR per part.
-    #[inline(always)]
-    pub(super) fn add2(&mut self, a: Self, b: Self) {
-        self.lo = self.lo.xor3(a.lo, b.lo);
-        self.mid = self.mid.xor3(a.mid, b.mid);
-        self.hi = self.hi.xor3(a.hi, b.hi);
-    }
-
     /// XOR of the lanes (still unreduced).
     #[inline(always)]
     pub(super) fn fold(self) -> Sums<V::Block> {
@@ -84,11 +66,18 @@ impl<V: Simd> Sums<V> {
     /// two multiplies by K, two qword swaps and two three-input XORs.
     #[inline(always)]
     pub(super) fn reduce(self) -> V::Block {
-        // K = x^63 + x^62 + x^57 in the low qword of every lane.
-        let k = V::from_u128(self.lo.cpu(), 0xc200_0000_0000_0000);
         // Karatsuba: the true middle term is mid - lo - hi.
         let mid = self.mid.xor3(self.lo, self.hi);
-        let m = mid.xor3(self.lo.swap64(), self.lo.clmul::<0x00>(k));
+        Sums { mid, ..self }.reduce_true_mid()
+    }
+
+    /// [`Self::reduce`] of sums whose `mid` is already the true middle term (schoolbook
+    /// products: the sum of the two cross products, no Karatsuba correction).
+    #[inline(always)]
+    pub(super) fn reduce_true_mid(self) -> V::Block {
+        // K = x^63 + x^62 + x^57 in the low qword of every lane.
+        let k = V::from_u128(self.lo.cpu(), 0xc200_0000_0000_0000);
+        let m = self.mid.xor3(self.lo.swap64(), self.lo.clmul::<0x00>(k));
         self.hi.xor3(m.swap64(), m.clmul::<0x00>(k)).fold_lanes()
     }
 }
