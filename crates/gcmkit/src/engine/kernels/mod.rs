@@ -146,7 +146,7 @@ macro_rules! entry_points {
             fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
                 = kernels::gcm::gcm_small::<$v>;
             fn siv_small(kgk: &RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = kernels::siv::siv_small::<$v>;
+                = kernels::siv::siv_small::<$v, $n, $maxw>;
             fn siv2015_small(keys: Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
                 = kernels::siv::siv2015_small::<$v>;
             fn fill_powers(h: u128, count: usize, desc: &mut [u128; crate::field::POWERS])

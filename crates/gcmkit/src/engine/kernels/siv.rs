@@ -36,7 +36,7 @@ const SIV_GROUP: usize = 8;
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
-pub(crate) fn siv_small<V: Simd>(
+pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
