@@ -527,8 +527,8 @@ impl Kernels {
         self != Kernels::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
     }
 
-    /// Whole AES-GCM-SIV of a small input in one kernel call (key derivation to tag), or
-    /// `None` if the engine has no such kernel or the input is too large for it. With
+    /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
+    /// [`SIV_SMALL_BLOCKS`] the kernel's bulk path), or `None` on the portable engine. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
     #[cfg_attr(
@@ -543,12 +543,9 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        let fits = self.siv_small_fits(aad.len(), data.len());
-        dispatch!(self, None, |m, cpu| if fits {
-            Some(m::siv_small(cpu, kgk, nonce, aad, data, received))
-        } else {
-            None
-        })
+        dispatch!(self, None, |m, cpu| Some(m::siv_small(
+            cpu, kgk, nonce, aad, data, received
+        )))
     }
 
     /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
