@@ -63,7 +63,7 @@ macro_rules! kernel_list {
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_small::<V>,
+                = crate::engine::kernels::siv::siv_small::<V, N, MAXW>,
                 portable {};
             /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).
             [siv2015_small_kernel] fn siv2015_small(keys: crate::engine::Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]

@@ -489,8 +489,8 @@ impl Kernels {
         self != Kernels::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
     }
 
-    /// Whole AES-GCM-SIV of a small input in one kernel call (key derivation to tag), or
-    /// `None` if the engine has no such kernel or the input is too large for it. With
+    /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
+    /// [`SIV_SMALL_BLOCKS`] the kernel's bulk path), or `None` on the portable engine. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
     pub(crate) fn siv_small(
@@ -501,9 +501,6 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        if !self.siv_small_fits(aad.len(), data.len()) {
-            return None;
-        }
         self.siv_small_kernel(kgk, nonce, aad, data, received)
     }
 

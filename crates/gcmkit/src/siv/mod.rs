@@ -291,7 +291,7 @@ impl Core for AesGcmSiv {
 
     /// The fused small-message kernel decrypts in place and returns the plaintext's tag;
     /// its derived key never leaves it, so to restore (`aes-gcm-siv`'s contract, for
-    /// `gcmkit::compat`) its input is kept (public ciphertext, at most 1.1 KiB on the
+    /// `gcmkit::compat`) its input is kept (public ciphertext, at most 384 bytes on the
     /// stack) and put back. The general path re-applies the keystream.
     fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
         let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);

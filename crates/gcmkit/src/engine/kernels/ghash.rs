@@ -75,11 +75,72 @@ impl<V: Simd> Sums<V> {
     /// products: the sum of the two cross products, no Karatsuba correction).
     #[inline(always)]
     pub(super) fn reduce_true_mid(self) -> V::Block {
+        self.reduce_lanes_true_mid().fold_lanes()
+    }
+
+    /// [`Self::reduce`] without the fold: each lane's own reduced product.
+    #[inline(always)]
+    pub(super) fn reduce_lanes(self) -> V {
+        let mid = self.mid.xor3(self.lo, self.hi);
+        Sums { mid, ..self }.reduce_lanes_true_mid()
+    }
+
+    /// Each lane's reduced product from sums with the true middle term.
+    #[inline(always)]
+    fn reduce_lanes_true_mid(self) -> V {
         // K = x^63 + x^62 + x^57 in the low qword of every lane.
         let k = V::from_u128(self.lo.cpu(), 0xc200_0000_0000_0000);
         let m = self.mid.xor3(self.lo.swap64(), self.lo.clmul::<0x00>(k));
-        self.hi.xor3(m.swap64(), m.clmul::<0x00>(k)).fold_lanes()
+        self.hi.xor3(m.swap64(), m.clmul::<0x00>(k))
     }
+}
+
+/// a·b·x^-128 lane by lane.
+#[inline(always)]
+fn mul_lanes<V: Simd>(a: V, b: V) -> V {
+    let mut s = Sums::<V>::zero(a.cpu());
+    s.mul_add(a, b, b.xor(b.swap64()));
+    s.reduce_lanes()
+}
+
+/// H^1..H^count (count a multiple of `V::LANES`, at most `POWERS`) into `key`'s
+/// descending table and its Karatsuba helpers, `V::LANES` powers per multiply: the first
+/// vector holds H^L..H^1 (L = LANES, lane 0 the highest), and with vectors 0..m-1
+/// known, vector m + j = vector j times H^(mL) in every lane (doubling, as [`powers`]).
+/// For the 32 powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones
+/// instead of 31 single-block ones, which AES-GCM-SIV pays per message (its key changes
+/// with the nonce). Each vector is stored where the table wants it and read back from
+/// there (a load inside one earlier store, which the core forwards).
+#[inline(always)]
+pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, key: &mut HashKey) {
+    let l = V::LANES;
+    let m = count.clamp(l, POWERS) / l;
+    let mut first = [h; 4];
+    powers(h, l, &mut first);
+    for (j, p) in first.iter().enumerate().take(l) {
+        p.store_elems(&mut key.desc[POWERS - 1 - j..]);
+    }
+    // Vector j of the table: desc[POWERS - L(j + 1)..], lanes H^(L(j+1))..H^(Lj+1).
+    let at = |j: usize| POWERS - l * (j + 1);
+    let mut have = 1;
+    while have < m {
+        let top = V::broadcast(
+            cpu,
+            V::Block::load_elems(V::block_cpu(cpu), &key.desc[at(have - 1)..]),
+        );
+        let upto = (2 * have).min(m);
+        for j in 0..upto - have {
+            let v = V::load_elems(cpu, &key.desc[at(j)..]);
+            mul_lanes(v, top).store_elems(&mut key.desc[at(have + j)..]);
+        }
+        have = upto;
+    }
+    for j in 0..m {
+        let v = V::load_elems(cpu, &key.desc[at(j)..]);
+        v.xor(v.swap64()).store_elems(&mut key.kara[at(j)..]);
+    }
+    key.count = m * l;
+    wipe_vectors(&mut first);
 }
 
 /// a·b·x^-128 (POLYVAL's dot) with one 128-bit CLMUL multiply and one reduction.

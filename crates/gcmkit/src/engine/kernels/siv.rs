@@ -5,25 +5,34 @@
 use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
-use super::ghash::{absorb_padded, load_block, powers, Sums, Table};
+use super::gcm::stitched;
+use super::ghash::{absorb_padded, fill_key_powers, hash_block, hash_update, load_block};
+use super::ghash::{powers, Sums, Table};
+use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
-use crate::field::Flavor;
+use crate::field::{Flavor, HashKey, POWERS};
 use crate::spec::{rfc8452, siv};
 
 /// The single-block vector of backend `V`.
 type B<V> = <V as Simd>::Block;
 
-/// Largest padded AAD + padded message + length block for [`siv_small`], in blocks (a 1 KiB
-/// message with up to 112 bytes of AAD). Measured (`gcmkit-bench focus`, AES-128-GCM-SIV
-/// against AWS-LC): at 1 KiB this kernel 1.03x against 0.90-0.99x for the general path; at
-/// 1.5 KiB both about 1.12x encrypting, and the general path's stitched decryption and
-/// larger power tables take over from there.
-pub(crate) const SIV_SMALL_BLOCKS: usize = 72;
+/// Largest padded AAD + padded message + length block for [`siv_small`]'s one fused pass
+/// (block-wide POLYVAL, powers in registers), in blocks; above it the kernel takes its
+/// bulk path ([`siv_bulk`]: vector-wide POLYVAL from a stack table of powers). Measured
+/// (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV, cycles, the two
+/// builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
+/// avx512 576 B encrypts in 807-885 cycles against 930-964, 1 KiB 906-992 against
+/// 1181-1245 (decryption 922-1006 against 1151-1212); aesni 576 B 846-867 against
+/// 940-1009, avx2 794-806 against 805-846; 256 B (17 blocks, still fused) unchanged.
+/// It also bounds the stack copy of `open_small_restoring`.
+pub(crate) const SIV_SMALL_BLOCKS: usize = 24;
 /// Blocks per reduction in [`siv_small`] (powers computed per message: 7 multiplies).
 const SIV_GROUP: usize = 8;
 
-/// Whole AES-GCM-SIV (RFC 8452) of a small input in one call, so the per-message work
+/// Whole AES-GCM-SIV (RFC 8452) in one call. Above [`SIV_SMALL_BLOCKS`] blocks, after
+/// [`derive`], the bulk path [`siv_bulk`]; up to it, a small input in one fused pass, so
+/// the per-message work
 /// overlaps instead of running as eight kernel calls: DeriveKey's 4 or 6 AES blocks as
 /// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
 /// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
@@ -36,7 +45,7 @@ const SIV_GROUP: usize = 8;
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
-pub(crate) fn siv_small<V: Simd>(
+pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
@@ -44,69 +53,17 @@ pub(crate) fn siv_small<V: Simd>(
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
-    let bc = V::block_cpu(cpu);
-    // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
-    // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
-    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
-    // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
-    // (five of them on the chain); with the register key schedule and block-wide CTR,
-    // AES-256-GCM-SIV at 16 B went from 524-540 to 395-399 cycles on avx512
-    // (docs/perf/cycles-intel-f6-m207.md).
-    //
-    // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
-    // AES-192 5; in parallel the rest cost no latency).
-    let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
-    let mut d = [first; 6];
-    for (i, x) in d.iter_mut().enumerate().skip(1) {
-        *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
-    }
-    // What is wiped here, and what is not: every copy this kernel writes to memory (the
-    // power tables, which are indexed and so live on the stack; the expanded key where a
-    // backend has no register schedule). Vectors and integers that live in registers
-    // (`d`, the derived keys, the round keys of both keys) are not: a volatile wipe of
-    // them only gives them a stack home to write zeros to, and never reaches a register
-    // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
-    // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
-    // object zeroizes its own `RoundKeys`).
-    let kgk_keys = keys::<B<V>>(bc, kgk);
-    aes_n(&kgk_keys, &mut d);
-    let mut out = [0u128; 6];
-    for (o, x) in out.iter_mut().zip(d.iter()) {
-        *o = x.to_u128();
-    }
-    let (auth, enc_lo, enc_hi) = rfc8452::derived_keys_u128(&out);
-    let h = B::<V>::from_u128_computed(bc, auth);
-    let enc_len = rfc8452::enc_key_len(kgk.key_bits());
-    let lo = B::<V>::from_u128_computed(bc, enc_lo);
-    let hi = B::<V>::from_u128_computed(bc, enc_hi);
-    let registers = match enc_len {
-        16 => B::<V>::expand_in_registers(lo, None),
-        32 => B::<V>::expand_in_registers(lo, Some(hi)),
-        _ => None,
-    };
-    let ek = match registers {
-        Some(k) => Keys {
-            k,
-            rounds: if enc_len == 16 { 10 } else { 14 },
-        },
-        None => {
-            // Through memory: AES-192's derived key, and backends without a register
-            // schedule. The bytes and the expanded key are wiped (`RoundKeys` on drop).
-            let mut enc = [0u8; 32];
-            enc[..16].copy_from_slice(&enc_lo.to_le_bytes());
-            enc[16..].copy_from_slice(&enc_hi.to_le_bytes());
-            let mut rk = RoundKeys::empty();
-            let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
-            crate::secret::wipe::wipe_bytes(&mut enc);
-            expanded?;
-            keys::<B<V>>(bc, &rk)
-        }
-    };
-
-    // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
-    // helpers.
+    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
     let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
     let total = ab + db + 1;
+    if total > SIV_SMALL_BLOCKS {
+        return Ok(siv_bulk::<V, N, MAXW>(
+            cpu, h, &ek, nonce, aad, data, received,
+        ));
+    }
+    let bc = V::block_cpu(cpu);
+    // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
+    // helpers.
     let kp = total.min(SIV_GROUP);
     let mut pw = [B::<V>::zero(bc); SIV_GROUP];
     let mut kara = [B::<V>::zero(bc); SIV_GROUP];
@@ -168,6 +125,147 @@ pub(crate) fn siv_small<V: Simd>(
     wipe_vectors(&mut pw);
     wipe_vectors(&mut kara);
     Ok(tag.to_le_bytes())
+}
+
+/// AES-GCM-SIV of a message above [`SIV_SMALL_BLOCKS`], after [`derive`]: H's powers into
+/// a stack `HashKey` (as many as the widest aggregation uses, at most `MAXW`), then
+/// encryption as POLYVAL of AAD and plaintext in wide batches (one reduction per batch),
+/// the tag, and CTR with the round keys broadcast from the registers; decryption as
+/// POLYVAL of the AAD, then CTR and POLYVAL of the plaintext it produces in one stitched
+/// pass (`gcm::stitched`, its powers and round keys from the stack copies), then the tag.
+/// The same steps as `siv::Siv::seal`/`open`, without the per-message plumbing between
+/// them (DeriveKey and the key schedule through memory, five dispatches, the tag block
+/// stored and reloaded).
+#[inline(always)]
+fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    h: B<V>,
+    ek: &Keys<B<V>>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> [u8; 16] {
+    let bc = V::block_cpu(cpu);
+    // H^1..H^count: `MAXW` is the widest batch `hash_update` and the stitched pass take.
+    // As many powers as the message has blocks, up to the widest batch: `hash_update`
+    // then hashes it in the fewest reductions. (Decryption from two stitched batches up
+    // has more blocks than `MAXW`, so the stitched pass gets the batch's powers.)
+    let total = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
+    let count = MAXW.min(POWERS).min(total.next_multiple_of(V::LANES));
+    let mut hk = HashKey::empty(Flavor::Polyval);
+    fill_key_powers::<V>(cpu, h, count, &mut hk);
+    let mut acc = 0u128;
+    hash_update::<V, MAXW>(cpu, &hk, &mut acc, aad);
+    match received {
+        None => hash_update::<V, MAXW>(cpu, &hk, &mut acc, data),
+        Some(t) => {
+            // The stitched pass takes its round keys from memory: a stack copy of the
+            // registers' schedule, wiped on drop (`RoundKeys`).
+            let mut rk = RoundKeys::empty();
+            let raw = rk.raw_mut(ek.rounds);
+            for (r, k) in raw.iter_mut().zip(ek.k.iter()).take(ek.rounds + 1) {
+                k.store(r);
+            }
+            let start = CtrStart {
+                kind: Counter::Le32,
+                block: siv::first_counter_u128(u128::from_le_bytes(*t)).to_le_bytes(),
+            };
+            stitched::<V, N, MAXW>(
+                cpu,
+                &rk,
+                &hk,
+                start,
+                &mut acc,
+                Data::InPlace(data),
+                Hash::Output,
+            );
+        }
+    }
+    let len = siv::length_block(aad.len() as u64, data.len() as u64);
+    let a = hash_block(
+        &hk,
+        B::<V>::from_u128(bc, acc),
+        load_block::<V>(cpu, &len, Flavor::Polyval),
+    );
+    let input = siv::tag_input_u128(a.to_u128(), nonce);
+    let mut s = [B::<V>::from_u128_computed(bc, input)];
+    aes_n(ek, &mut s);
+    let tag = s[0].to_u128();
+    if received.is_none() {
+        let c = siv::first_counter_u128(tag);
+        ctr_small::<V>(cpu, ek, B::<V>::from_u128_computed(bc, c), data);
+    }
+    tag.to_le_bytes()
+}
+
+/// DeriveKey (RFC 8452 sec. 4) and the derived encryption key's schedule, kept in
+/// registers: the POLYVAL key H and the round keys, for both the small and the bulk path.
+#[inline(always)]
+fn derive<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+) -> Result<(B<V>, Keys<B<V>>), crate::Error> {
+    let bc = V::block_cpu(cpu);
+    // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
+    // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
+    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
+    // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
+    // (five of them on the chain); with the register key schedule and block-wide CTR,
+    // AES-256-GCM-SIV at 16 B went from 524-540 to 395-399 cycles on avx512
+    // (docs/perf/cycles-intel-f6-m207.md).
+    //
+    // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
+    // AES-192 5; in parallel the rest cost no latency).
+    let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
+    let mut d = [first; 6];
+    for (i, x) in d.iter_mut().enumerate().skip(1) {
+        *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
+    }
+    // What is wiped here, and what is not: every copy this kernel writes to memory (the
+    // power tables, which are indexed and so live on the stack; the expanded key where a
+    // backend has no register schedule). Vectors and integers that live in registers
+    // (`d`, the derived keys, the round keys of both keys) are not: a volatile wipe of
+    // them only gives them a stack home to write zeros to, and never reaches a register
+    // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
+    // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
+    // object zeroizes its own `RoundKeys`).
+    let kgk_keys = keys::<B<V>>(bc, kgk);
+    aes_n(&kgk_keys, &mut d);
+    let mut out = [0u128; 6];
+    for (o, x) in out.iter_mut().zip(d.iter()) {
+        *o = x.to_u128();
+    }
+    let (auth, enc_lo, enc_hi) = rfc8452::derived_keys_u128(&out);
+    let h = B::<V>::from_u128_computed(bc, auth);
+    let enc_len = rfc8452::enc_key_len(kgk.key_bits());
+    let lo = B::<V>::from_u128_computed(bc, enc_lo);
+    let hi = B::<V>::from_u128_computed(bc, enc_hi);
+    let registers = match enc_len {
+        16 => B::<V>::expand_in_registers(lo, None),
+        32 => B::<V>::expand_in_registers(lo, Some(hi)),
+        _ => None,
+    };
+    let ek = match registers {
+        Some(k) => Keys {
+            k,
+            rounds: if enc_len == 16 { 10 } else { 14 },
+        },
+        None => {
+            // Through memory: AES-192's derived key, and backends without a register
+            // schedule. The bytes and the expanded key are wiped (`RoundKeys` on drop).
+            let mut enc = [0u8; 32];
+            enc[..16].copy_from_slice(&enc_lo.to_le_bytes());
+            enc[16..].copy_from_slice(&enc_hi.to_le_bytes());
+            let mut rk = RoundKeys::empty();
+            let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
+            crate::secret::wipe::wipe_bytes(&mut enc);
+            expanded?;
+            keys::<B<V>>(bc, &rk)
+        }
+    };
+    Ok((h, ek))
 }
 
 /// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
