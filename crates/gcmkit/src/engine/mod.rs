@@ -120,6 +120,7 @@ impl<'a> Data<'a> {
     }
 
     /// A shorter-lived view of the same data.
+    #[inline(always)]
     pub(crate) fn reborrow(&mut self) -> Data<'_> {
         match self {
             Data::InPlace(b) => Data::InPlace(b),
@@ -128,6 +129,7 @@ impl<'a> Data<'a> {
     }
 
     /// The source: the buffer itself in place.
+    #[inline(always)]
     pub(crate) fn src(&self) -> &[u8] {
         match self {
             Data::InPlace(b) => b,
@@ -136,6 +138,7 @@ impl<'a> Data<'a> {
     }
 
     /// The destination buffer.
+    #[inline(always)]
     pub(crate) fn dst(&mut self) -> &mut [u8] {
         match self {
             Data::InPlace(b) => b,
@@ -494,6 +497,7 @@ impl Kernels {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(unused_variables)
     )]
+    #[inline(always)]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
