@@ -513,15 +513,16 @@ impl Kernels {
         // Y0 by value, in registers (see the kernel); from the source into the destination
         // in the kernel's one pass (a copy first was a `memcpy` call per message).
         let y0 = u128::from_le_bytes(*y0);
-        dispatch!(self, None, |m, cpu| fits.then(|| m::gcm_small(
-            cpu,
-            keys,
-            h,
-            y0,
-            aad,
-            data.reborrow(),
-            decrypt
-        )))
+        // Two entry points, not one with a flag: each direction's code stays compact.
+        // (No `fits.then(|| ...)`: the closure stayed a function of its own on the
+        // decryption's path, the tag passing through its frame: about 25 cycles at 16 B.)
+        dispatch!(self, None, |m, cpu| if !fits {
+            None
+        } else if decrypt {
+            Some(m::gcm_small_open(cpu, keys, h, y0, aad, data.reborrow()))
+        } else {
+            Some(m::gcm_small_seal(cpu, keys, h, y0, aad, data.reborrow()))
+        })
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in

@@ -143,8 +143,10 @@ macro_rules! entry_points {
                 = kernels::gcm::stitched::<$v, $n, $maxw>;
             fn gcm_whole(rk: &RoundKeys, key: &HashKey, y0: CtrStart, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16]
                 = kernels::gcm::gcm_whole::<$v, $n, $maxw>;
-            fn gcm_small(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>, decrypt: bool) -> [u8; 16]
-                = kernels::gcm::gcm_small::<$v>;
+            fn gcm_small_seal(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>) -> [u8; 16]
+                = kernels::gcm::gcm_small_seal::<$v>;
+            fn gcm_small_open(rk: &RoundKeys, key: &HashKey, y0: u128, aad: &[u8], io: Data<'_>) -> [u8; 16]
+                = kernels::gcm::gcm_small_open::<$v>;
             fn siv_small(kgk: &RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = kernels::siv::siv_small::<$v>;
             fn siv2015_small(keys: Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
