@@ -4,7 +4,7 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
-use super::ctr::{ctr_xor_io, xor_keystream, Ctr};
+use super::ctr::{ctr_xor_io, Ctr};
 use super::ghash::{absorb_padded, hash_batch, hash_block, hash_update, load_block};
 use super::ghash::{Sums, Table};
 use super::{xor_vectors, Hash};
@@ -43,14 +43,14 @@ pub(crate) fn gcm_small_seal<V: Simd>(
     // message), and loops of a fixed count unroll with every block in a register (loops
     // that stopped at the data's end kept the blocks in arrays on the stack).
     match io.len().div_ceil(16) {
-        0 => seal_small::<V, 1>(cpu, rk, key, y0, aad, io),
-        1 => seal_small::<V, 2>(cpu, rk, key, y0, aad, io),
-        2 => seal_small::<V, 3>(cpu, rk, key, y0, aad, io),
-        3 => seal_small::<V, 4>(cpu, rk, key, y0, aad, io),
-        4 => seal_small::<V, 5>(cpu, rk, key, y0, aad, io),
-        5 => seal_small::<V, 6>(cpu, rk, key, y0, aad, io),
-        6 => seal_small::<V, 7>(cpu, rk, key, y0, aad, io),
-        _ => seal_small::<V, 8>(cpu, rk, key, y0, aad, io),
+        0 => small::<V, 1, false>(cpu, rk, key, y0, aad, io),
+        1 => small::<V, 2, false>(cpu, rk, key, y0, aad, io),
+        2 => small::<V, 3, false>(cpu, rk, key, y0, aad, io),
+        3 => small::<V, 4, false>(cpu, rk, key, y0, aad, io),
+        4 => small::<V, 5, false>(cpu, rk, key, y0, aad, io),
+        5 => small::<V, 6, false>(cpu, rk, key, y0, aad, io),
+        6 => small::<V, 7, false>(cpu, rk, key, y0, aad, io),
+        _ => small::<V, 8, false>(cpu, rk, key, y0, aad, io),
     }
 }
 
@@ -66,13 +66,19 @@ pub(crate) fn gcm_small_open<V: Simd>(
     io: Data<'_>,
 ) -> [u8; 16] {
     let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
-    // E(K, Y0) and the keystream, as many AES chains as blocks (rounded up to a power
-    // of two: fewer copies of the kernel).
-    match io.len().div_ceil(16) + 1 {
-        1 => open_small::<V, 1>(cpu, rk, key, y0, aad, io),
-        2 => open_small::<V, 2>(cpu, rk, key, y0, aad, io),
-        3 | 4 => open_small::<V, 4>(cpu, rk, key, y0, aad, io),
-        _ => open_small::<V, 8>(cpu, rk, key, y0, aad, io),
+    // As in `gcm_small_seal`. In the two-pass form (hash the source, then apply the
+    // keystream, with eight chains from five blocks up) AES-128-GCM decrypt_into took
+    // 64-66 cycles at 16 B and 102-104 at 64 B; in this one 53-58 and 75-81
+    // (docs/perf/cycles-intel-f6-m207.md).
+    match io.len().div_ceil(16) {
+        0 => small::<V, 1, true>(cpu, rk, key, y0, aad, io),
+        1 => small::<V, 2, true>(cpu, rk, key, y0, aad, io),
+        2 => small::<V, 3, true>(cpu, rk, key, y0, aad, io),
+        3 => small::<V, 4, true>(cpu, rk, key, y0, aad, io),
+        4 => small::<V, 5, true>(cpu, rk, key, y0, aad, io),
+        5 => small::<V, 6, true>(cpu, rk, key, y0, aad, io),
+        6 => small::<V, 7, true>(cpu, rk, key, y0, aad, io),
+        _ => small::<V, 8, true>(cpu, rk, key, y0, aad, io),
     }
 }
 
@@ -95,44 +101,16 @@ fn chains<V: Simd, const N: usize>(
     s
 }
 
-/// The small kernel's decryption (N chains, N - 1 at least the message's blocks): the
-/// ciphertext (with the AAD) hashed from the source, then the keystream applied. (The
-/// encryption's form, blocks loaded into registers up front and hashed from there,
-/// measured slower here: 16 B 81-84 cycles against 64-68 on avx512, same run.)
-#[inline(always)]
-fn open_small<V: Simd, const N: usize>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    y0: V::Block,
-    aad: &[u8],
-    mut io: Data<'_>,
-) -> [u8; 16] {
-    let bc = V::block_cpu(cpu);
-    let len = io.len();
-    let s = chains::<V, N>(bc, rk, y0);
-    let table = Table::last(key, aad.len().div_ceil(16) + len.div_ceil(16) + 1);
-    let mut sums = Sums::<V::Block>::zero(bc);
-    let mut next = 0;
-    absorb_padded::<V>(cpu, &mut sums, aad, table, &mut next, Flavor::Ghash);
-    absorb_padded::<V>(cpu, &mut sums, io.src(), table, &mut next, Flavor::Ghash);
-    xor_keystream::<V>(cpu, io.reborrow(), &s[1..]);
-    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
-    absorb_padded::<V>(cpu, &mut sums, &lb, table, &mut next, Flavor::Ghash);
-    let mut mask = [0u8; 16];
-    s[0].store(&mut mask);
-    crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
-}
-
-/// The small kernel's encryption. Block i of the message is element i + 1 of the arrays
-/// below (element 0 stands beside E(K, Y0)). The input is loaded whole before the rounds
-/// and the output stored whole after them, each through one view of `io` (one test of in
-/// place or not per side, not one per block), and the ciphertext blocks hashed from the
-/// registers that made them. Loops of a fixed count, every block in a register:
-/// AES-128-GCM 16 B 77-82 -> 56-58 cycles, 64 B 111-117 -> 81-89 (avx512,
+/// The small kernel, encryption or (`DEC`) decryption. Block i of the message is element
+/// i + 1 of the arrays below (element 0 stands beside E(K, Y0)). The input is loaded
+/// whole before the rounds and the output stored whole after them, each through one view
+/// of `io` (one test of in place or not per side, not one per block), and the ciphertext
+/// blocks hashed from registers: the input's for a decryption (independent of the AES
+/// chains), the output's for an encryption. Loops of a fixed count, every block in a
+/// register: AES-128-GCM encryption at 64 B 110-112 -> 87-92 cycles (avx512,
 /// docs/perf/cycles-intel-f6-m207.md).
 #[inline(always)]
-fn seal_small<V: Simd, const N: usize>(
+fn small<V: Simd, const N: usize, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -192,7 +170,9 @@ fn seal_small<V: Simd, const N: usize>(
     let mut sums = Sums::<V::Block>::zero(bc);
     let mut next = 0;
     absorb_padded::<V>(cpu, &mut sums, aad, table, &mut next, Flavor::Ghash);
-    for x in &out[1..] {
+    // A decryption hashes its input (independent of the AES chains), an encryption its
+    // output; `DEC` is a constant, so both arrays stay in registers.
+    for x in if DEC { &input[1..] } else { &out[1..] } {
         sums.mul_add(
             x.bswap(),
             V::Block::from_u128(bc, table.h[next]),
