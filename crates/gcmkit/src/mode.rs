@@ -115,6 +115,7 @@ pub(crate) mod sealed {
 }
 
 /// Encrypts with every check first (the limits); the one way in to a mode's `seal_data`.
+#[inline]
 pub(crate) fn seal<M: sealed::Core + ?Sized>(
     mode: &M,
     nonce: &[u8],
@@ -126,6 +127,7 @@ pub(crate) fn seal<M: sealed::Core + ?Sized>(
 }
 
 /// The checks before any decryption: the tag length first, then the limits.
+#[inline]
 pub(crate) fn check_open<M: sealed::Core + ?Sized>(
     mode: &M,
     aad_len: usize,
@@ -141,6 +143,7 @@ pub(crate) fn check_open<M: sealed::Core + ?Sized>(
 /// shorter one would compare only a prefix), then the limits; the one way in to a mode's
 /// `open_data`. On any failure the destination is as `on_failure` says (for `Zero`,
 /// zeroed here whatever the mode did).
+#[inline]
 pub(crate) fn open<M: sealed::Core + ?Sized>(
     mode: &M,
     nonce: &[u8],
@@ -192,6 +195,7 @@ pub struct Limits {
 
 impl Limits {
     /// Rejects AAD and message lengths over the limits.
+    #[inline]
     pub fn check(&self, aad_len: usize, data_len: usize) -> Result<(), Error> {
         if data_len as u64 > self.max_data {
             return Err(Error::MessageTooLong {
@@ -209,6 +213,7 @@ impl Limits {
     }
 
     /// `tag` must be exactly the tag length.
+    #[inline]
     pub(crate) fn check_tag(&self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() == self.tag_len {
             Ok(())
@@ -221,6 +226,7 @@ impl Limits {
     }
 
     /// The ciphertext part of ciphertext || tag.
+    #[inline]
     fn body_len(&self, ciphertext: &[u8]) -> Result<usize, Error> {
         ciphertext
             .len()
@@ -233,6 +239,7 @@ impl Limits {
 }
 
 /// The output buffer must have exactly `need` bytes.
+#[inline]
 pub(crate) fn check_buffer(out: &[u8], need: usize) -> Result<(), Error> {
     if out.len() == need {
         Ok(())

@@ -29,6 +29,7 @@ pub struct Tag {
 
 impl Tag {
     /// The first `len` bytes of a full 16-byte tag (`len` must be at most 16).
+    #[inline]
     pub(crate) fn truncate(full: [u8; 16], len: usize) -> Self {
         let mut bytes = [0u8; MAX_TAG_LEN];
         let len = len.min(16);
@@ -92,6 +93,23 @@ impl Tag {
             diff |= a ^ b;
         }
         crate::secret::ct::declassify(core::hint::black_box(diff) == 0)
+    }
+}
+
+/// Whether `received` is the first `received.len()` bytes of the full 16-byte tag `full`,
+/// in constant time (the length is public). A 16-byte tag is compared as one 128-bit
+/// difference folded into one word, without building a [`Tag`] first; other lengths go
+/// through [`Tag::ct_eq_slice`].
+#[inline]
+pub(crate) fn ct_eq_full(full: &[u8; 16], received: &[u8]) -> bool {
+    match <&[u8; 16]>::try_from(received) {
+        Ok(r) => {
+            let d = u128::from_ne_bytes(*full) ^ u128::from_ne_bytes(*r);
+            let d = (d as u64) | ((d >> 64) as u64);
+            // As in `ct_eq_slice`: no branch until the one word, hidden from the compiler.
+            crate::secret::ct::declassify(core::hint::black_box(d) == 0)
+        }
+        Err(_) => Tag::truncate(*full, received.len()).ct_eq_slice(received),
     }
 }
 

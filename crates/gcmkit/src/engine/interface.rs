@@ -57,9 +57,13 @@ macro_rules! kernel_list {
                     crate::engine::kernels::gather::concat_into(parts, out);
                     crate::engine::portable::gcm_whole(rk, key, y0, aad, out, crate::engine::Hash::Output)
                 } };
-            /// The fused small-message AES-GCM kernel (see `Kernels::gcm_small`).
-            [gcm_small_kernel] fn gcm_small(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, decrypt: bool) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_small::<V>,
+            /// The fused small-message AES-GCM encryption kernel (see `Kernels::gcm_small`).
+            [gcm_small_seal_kernel] fn gcm_small_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm::gcm_small_seal::<V>,
+                portable {};
+            /// The fused small-message AES-GCM decryption kernel (see `Kernels::gcm_small`).
+            [gcm_small_open_kernel] fn gcm_small_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm::gcm_small_open::<V>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>

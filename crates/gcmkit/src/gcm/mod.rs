@@ -80,8 +80,21 @@ pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> us
     }
 }
 
+/// Bit `n` set for each length `n` in [`TAG_LENGTHS`]: one shift and test per call
+/// instead of a search of the list (it runs on every decryption).
+const TAG_LENGTH_BITS: u32 = {
+    let mut bits = 0u32;
+    let mut i = 0;
+    while i < TAG_LENGTHS.len() {
+        bits |= 1 << TAG_LENGTHS[i];
+        i += 1;
+    }
+    bits
+};
+
+#[inline]
 pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
-    if TAG_LENGTHS.contains(&len) {
+    if len < 32 && TAG_LENGTH_BITS & (1 << len) != 0 {
         Ok(len)
     } else {
         Err(Error::InvalidTagLength {
@@ -184,13 +197,44 @@ impl GcmKey {
         self.seal_data(iv, aad, Data::InPlace(buf))
     }
 
+    /// A message with a 96-bit IV that the engine's fused small-message kernel takes,
+    /// whole in that one call (the full tag), or `None` (another IV length, a larger
+    /// message, or no such kernel). Such a message is within every limit and its IV
+    /// valid, so no check of [`Self::seal_data`] or [`Self::open_data`] can fail for it:
+    /// skipping them here changes no outcome. Inlined into both, so that a small message
+    /// costs the lengths' tests, one dispatch and the kernel (about 200 instructions of
+    /// checks, `Result` and `Option` plumbing and calls between layers went before).
+    #[inline(always)]
+    fn small96(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        data: &mut Data<'_>,
+        decrypt: bool,
+    ) -> Option<[u8; 16]> {
+        let iv = <&[u8; 12]>::try_from(iv).ok()?;
+        let y0 = iv96_block(iv, 1);
+        self.engine
+            .gcm_small(&self.aes, &self.h, &y0, aad, data, decrypt)
+    }
+
     /// Encrypts in place or from a source into a destination; returns the full tag.
+    #[inline]
     pub(crate) fn seal_data(
         &self,
         iv: &[u8],
         aad: &[u8],
         mut data: Data<'_>,
     ) -> Result<[u8; 16], Error> {
+        if let Some(tag) = self.small96(iv, aad, &mut data, false) {
+            return Ok(tag);
+        }
+        self.seal_any(iv, aad, data)
+    }
+
+    /// [`Self::seal_data`] for any message: every check, then the kernels.
+    #[inline(never)]
+    fn seal_any(&self, iv: &[u8], aad: &[u8], mut data: Data<'_>) -> Result<[u8; 16], Error> {
         let len = data.dst().len();
         Self::check_lengths(aad.len(), len)?;
         let y0 = self.y0(iv)?;
@@ -257,7 +301,29 @@ impl GcmKey {
     /// and on a tag mismatch the same keystream is applied again, restoring the ciphertext
     /// (a cost only on failure); into a separate destination, the tag is checked first and
     /// the destination written only if it verified.
+    #[inline]
     pub(crate) fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
+        let (iv, aad, mut data, tag) = (o.nonce, o.aad, o.data, o.tag);
+        // A small message with a 96-bit IV: the tag length is the one check that can fail
+        // (see `small96`), made first as below; then the kernel decrypts while it hashes.
+        // `Restore` (the facades) keeps the general path's verify-first order.
+        if o.on_failure == OnFailure::Zero && check_tag_len(tag.len()).is_ok() {
+            if let Some(full) = self.small96(iv, aad, &mut data, true) {
+                if crate::tag::ct_eq_full(&full, tag) {
+                    return Ok(());
+                }
+                // The caller sees this buffer, so a plain fill cannot be optimized away.
+                data.dst().fill(0);
+                return Err(Error::AuthenticationFailed);
+            }
+        }
+        self.open_any(Opening { data, ..o })
+    }
+
+    /// [`Self::open_data`] for any message and failure policy: every check, then the
+    /// kernels.
+    #[inline(never)]
+    fn open_any(&self, o: Opening<'_>) -> Result<(), Error> {
         let (iv, aad, mut data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let len = data.dst().len();
         Self::check_lengths(aad.len(), len)?;
@@ -273,7 +339,7 @@ impl GcmKey {
             return Ok(());
         }
         let full = self.full_tag(iv, &y0, aad, data.reborrow(), true);
-        if Tag::truncate(full, tag.len()).ct_eq_slice(tag) {
+        if crate::tag::ct_eq_full(&full, tag) {
             return Ok(());
         }
         match on_failure {
@@ -421,6 +487,7 @@ impl AesGcm {
 }
 
 impl Core for AesGcm {
+    #[inline]
     fn mode_limits(&self) -> Limits {
         Limits {
             tag_len: self.tag_len,
@@ -430,12 +497,15 @@ impl Core for AesGcm {
     }
 
     // In place, or in one pass from the source into the destination (the out-of-place
-    // kernels).
+    // kernels). Inlined (as `mode_limits`), so that the checks `mode::seal` and
+    // `mode::open` make before fold into the small-message path's.
+    #[inline]
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let full = self.key.seal_data(nonce, aad, data)?;
         Ok(Tag::truncate(full, self.tag_len))
     }
 
+    #[inline]
     fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
         self.key.open_data(o)
     }

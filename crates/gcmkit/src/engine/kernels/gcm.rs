@@ -4,7 +4,7 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
-use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
+use super::ctr::{ctr_xor_keys, Ctr};
 use super::ghash::{absorb_padded, hash_batch, hash_block, hash_update, load_block};
 use super::ghash::{Sums, Table};
 use super::{xor_vectors, Hash};
@@ -13,56 +13,84 @@ use crate::engine::sequence::{self, GcmSteps, TwoPass};
 use crate::engine::{Counter, CtrStart, Data, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
-/// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
+/// Largest message (bytes) for [`gcm_small_seal`] and [`gcm_small_open`]: with E(K, Y0), eight AES blocks.
 pub(crate) const SMALL_DATA: usize = 7 * 16;
-/// Largest padded AAD + padded data + length block for [`gcm_small`] (one reduction).
+/// Largest padded AAD + padded data + length block for [`gcm_small_seal`] and [`gcm_small_open`] (one reduction).
 pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 
-/// Whole AES-GCM of a small input: E(K, Y0) and the keystream in one AES batch, then
-/// GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns the full tag.
-/// From the source into the destination (or in place): a separate destination costs no
-/// copy first. The caller guarantees `io.len() <= SMALL_DATA` and
+/// Whole AES-GCM encryption of a small input: E(K, Y0) and the keystream in one AES
+/// batch, then GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns
+/// the full tag. From the source into the destination (or in place): a separate
+/// destination costs no copy first. The caller guarantees `io.len() <= SMALL_DATA` and
 /// `pad16(aad) + pad16(data) + 16 <= SMALL_HASHED`, and `key` is a GHASH key (larger
 /// inputs are an internal error: a panic on a slice bound, never memory outside them).
+/// Y0 arrives in registers (its little-endian bytes) and goes to a vector through
+/// general-purpose registers (`from_u128_computed`): the caller built it with two 8-byte
+/// stores, and a 16-byte load of those cannot be store-forwarded, which stalled the start
+/// of the AES chain of every small message.
 #[inline(always)]
-pub(crate) fn gcm_small<V: Simd>(
+pub(crate) fn gcm_small_seal<V: Simd>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
     y0: u128,
     aad: &[u8],
     io: Data<'_>,
-    decrypt: bool,
 ) -> [u8; 16] {
-    // Y0 arrives in registers (its little-endian bytes) and goes to a vector through
-    // general-purpose registers (`from_u128_computed`): the caller built it with two
-    // 8-byte stores, and a 16-byte load of those cannot be store-forwarded, which
-    // stalled the start of the AES chain of every small message.
     let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
-    // E(K, Y0) and the keystream, counters built in registers (no store-to-load
-    // round trip through memory), as many AES chains as blocks.
-    match io.len().div_ceil(16) + 1 {
-        1 => small::<V, 1>(cpu, rk, key, y0, aad, io, decrypt),
-        2 => small::<V, 2>(cpu, rk, key, y0, aad, io, decrypt),
-        3 | 4 => small::<V, 4>(cpu, rk, key, y0, aad, io, decrypt),
-        _ => small::<V, 8>(cpu, rk, key, y0, aad, io, decrypt),
+    // As many chains as blocks (E(K, Y0) and the keystream), a count fixed at compile
+    // time: a spare chain is ten AES rounds for nothing (at 64 B, eight chains ran for
+    // five blocks, and the rounds' throughput rather than their latency bounded the
+    // message), and loops of a fixed count unroll with every block in a register (loops
+    // that stopped at the data's end kept the blocks in arrays on the stack).
+    match io.len().div_ceil(16) {
+        0 => small::<V, 1, false>(cpu, rk, key, y0, aad, io),
+        1 => small::<V, 2, false>(cpu, rk, key, y0, aad, io),
+        2 => small::<V, 3, false>(cpu, rk, key, y0, aad, io),
+        3 => small::<V, 4, false>(cpu, rk, key, y0, aad, io),
+        4 => small::<V, 5, false>(cpu, rk, key, y0, aad, io),
+        5 => small::<V, 6, false>(cpu, rk, key, y0, aad, io),
+        6 => small::<V, 7, false>(cpu, rk, key, y0, aad, io),
+        _ => small::<V, 8, false>(cpu, rk, key, y0, aad, io),
     }
 }
 
-/// [`gcm_small`] with N AES chains (E(K, Y0) and N - 1 keystream blocks).
+/// [`gcm_small_seal`]'s decryption (same bounds; returns the full tag of the
+/// ciphertext, which the caller compares).
 #[inline(always)]
-fn small<V: Simd, const N: usize>(
+pub(crate) fn gcm_small_open<V: Simd>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    y0: V::Block,
+    y0: u128,
     aad: &[u8],
-    mut io: Data<'_>,
-    decrypt: bool,
+    io: Data<'_>,
 ) -> [u8; 16] {
-    let bc = V::block_cpu(cpu);
-    // Only AES-GCM calls this kernel: the flavor is a constant, not a branch per block.
-    let flavor = Flavor::Ghash;
+    let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
+    // As in `gcm_small_seal`. In the two-pass form (hash the source, then apply the
+    // keystream, with eight chains from five blocks up) AES-128-GCM decrypt_into took
+    // 64-66 cycles at 16 B and 102-104 at 64 B; in this one 53-58 and 75-81
+    // (docs/perf/cycles-intel-f6-m207.md).
+    match io.len().div_ceil(16) {
+        0 => small::<V, 1, true>(cpu, rk, key, y0, aad, io),
+        1 => small::<V, 2, true>(cpu, rk, key, y0, aad, io),
+        2 => small::<V, 3, true>(cpu, rk, key, y0, aad, io),
+        3 => small::<V, 4, true>(cpu, rk, key, y0, aad, io),
+        4 => small::<V, 5, true>(cpu, rk, key, y0, aad, io),
+        5 => small::<V, 6, true>(cpu, rk, key, y0, aad, io),
+        6 => small::<V, 7, true>(cpu, rk, key, y0, aad, io),
+        _ => small::<V, 8, true>(cpu, rk, key, y0, aad, io),
+    }
+}
+
+/// E(K, Y0) and the N - 1 keystream blocks after it, counters built in registers (no
+/// store-to-load round trip through memory), as N independent AES chains.
+#[inline(always)]
+fn chains<V: Simd, const N: usize>(
+    bc: <V::Block as Simd>::Cpu,
+    rk: &RoundKeys,
+    y0: V::Block,
+) -> [V::Block; N] {
     let ks = keys::<V::Block>(bc, rk);
     let mut c = Ctr::<V::Block>::from_block(bc, y0, Counter::Be32);
     let mut s = [V::Block::zero(bc); N];
@@ -71,56 +99,115 @@ fn small<V: Simd, const N: usize>(
     }
     aes_n(&ks, &mut s);
     // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-    // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks, hashed straight
-    // from the caller's slices (block b times H^(k-b)), one reduction.
-    let k = aad.len().div_ceil(16) + io.len().div_ceil(16) + 1;
-    let table = Table::last(key, k);
-    let mut sums = Sums::<V::Block>::zero(bc);
-    let mut next = 0;
-    absorb_padded::<V>(cpu, &mut sums, aad, table, &mut next, flavor);
-    if decrypt {
-        absorb_padded::<V>(cpu, &mut sums, io.src(), table, &mut next, flavor);
-        xor_keystream::<V>(cpu, io.reborrow(), &s[1..]);
-    } else {
-        // Each ciphertext block is hashed from the register that made it, not reloaded from
-        // the destination: a reload of a block just written (by a masked or piecewise
-        // store, for the partial last block) cannot be store-forwarded: AES-128-GCM at 20 B
-        // went from 138-145 to 100-107 cycles (docs/perf/cycles-intel-f6-m207.md). The partial
-        // block's keystream is cut to its length first, so the hashed block is the
-        // zero-padded ciphertext.
-        let len = io.len();
-        for (i, ks) in s[1..].iter().enumerate() {
-            let o = 16 * i;
-            if o >= len {
-                break;
-            }
-            let n = (len - o).min(16);
-            let x = if n == 16 {
-                V::Block::load(bc, &io.src()[o..o + 16]).xor(*ks)
+    s
+}
+
+/// The small kernel, encryption or (`DEC`) decryption. Block i of the message is element
+/// i + 1 of the arrays below (element 0 stands beside E(K, Y0)). The input is loaded
+/// whole before the rounds and the output stored whole after them, each through one view
+/// of `io` (one test of in place or not per side, not one per block), and the ciphertext
+/// blocks hashed from registers: the input's for a decryption (independent of the AES
+/// chains), the output's for an encryption. Loops of a fixed count, every block in a
+/// register: AES-128-GCM encryption at 64 B 110-112 -> 87-92 cycles (avx512,
+/// docs/perf/cycles-intel-f6-m207.md).
+#[inline(always)]
+fn small<V: Simd, const N: usize, const DEC: bool>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: V::Block,
+    aad: &[u8],
+    mut io: Data<'_>,
+) -> [u8; 16] {
+    let bc = V::block_cpu(cpu);
+    let len = io.len();
+    // Bytes in the last block (1 to 16; no block when N is 1).
+    let last = len.wrapping_sub(16 * N.saturating_sub(2));
+    let whole = |i: usize| i + 1 < N || last == 16;
+    // The message's blocks, the last one zero-padded (a masked or piecewise load that
+    // never reads past the data).
+    let mut input = [V::Block::zero(bc); N];
+    {
+        let src = &io.src()[..len];
+        for (i, x) in input.iter_mut().enumerate().skip(1) {
+            let o = 16 * (i - 1);
+            *x = if whole(i) {
+                V::Block::load(bc, &src[o..])
             } else {
-                let keep = (1u128 << (8 * n)) - 1;
-                let cut = V::Block::from_u128_computed(bc, ks.to_u128() & keep);
-                V::load_partial(cpu, &io.src()[o..o + n]).lane0().xor(cut)
+                V::load_partial(cpu, &src[o..]).lane0()
             };
-            let dst = &mut io.dst()[o..o + n];
-            if n == 16 {
-                x.store(dst);
-            } else {
-                V::from_lane0(cpu, x).store_partial(dst);
-            }
-            sums.mul_add(
-                x.bswap(),
-                V::Block::from_u128(bc, table.h[next]),
-                V::Block::from_u128(bc, table.kara[next]),
-            );
-            next += 1;
         }
     }
-    let len = crate::spec::gcm::length_block(aad.len() as u64, io.len() as u64);
-    absorb_padded::<V>(cpu, &mut sums, &len, table, &mut next, flavor);
-    let mut mask = [0u8; 16];
-    s[0].store(&mut mask);
-    crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &mask)
+    let s = chains::<V, N>(bc, rk, y0);
+    // The ciphertext blocks. The partial block's keystream is cut to its length first,
+    // so that block is the zero-padded ciphertext GHASH takes; it is hashed from this
+    // register, not reloaded from the destination: a reload of a block just written
+    // piecewise cannot be store-forwarded (AES-128-GCM at 20 B went from 138-145 to
+    // 100-107 cycles, docs/perf/cycles-intel-f6-m207.md).
+    let mut out = [V::Block::zero(bc); N];
+    for i in 1..N {
+        let k = if whole(i) {
+            s[i]
+        } else {
+            let keep = (1u128 << (8 * last)) - 1;
+            V::Block::from_u128_computed(bc, s[i].to_u128() & keep)
+        };
+        out[i] = input[i].xor(k);
+    }
+    {
+        let dst = &mut io.dst()[..len];
+        for (i, x) in out.iter().enumerate().skip(1) {
+            let o = 16 * (i - 1);
+            if whole(i) {
+                x.store(&mut dst[o..]);
+            } else {
+                V::from_lane0(cpu, *x).store_partial(&mut dst[o..]);
+            }
+        }
+    }
+    // GHASH of pad16(A) || pad16(C) || lengths as one batch of k blocks (block b times
+    // H^(k-b)), one reduction. Only AES-GCM calls this kernel: the flavor is a constant.
+    let table = Table::last(key, aad.len().div_ceil(16) + N);
+    let mut sums = Sums::<V::Block>::zero(bc);
+    let mut next = 0;
+    absorb_padded::<V>(cpu, &mut sums, aad, table, &mut next, Flavor::Ghash);
+    // A decryption hashes its input (independent of the AES chains), an encryption its
+    // output; `DEC` is a constant, so both arrays stay in registers.
+    for x in if DEC { &input[1..] } else { &out[1..] } {
+        sums.mul_add(
+            x.bswap(),
+            V::Block::from_u128(bc, table.h[next]),
+            V::Block::from_u128(bc, table.kara[next]),
+        );
+        next += 1;
+    }
+    finish_tag::<V>(sums, table, next, aad.len(), len, s[0])
+}
+
+/// The length block absorbed as the batch's last element (`table`'s element `next`),
+/// the one reduction, and T = GHASH xor E(K, Y0) (`spec::gcm::tag_from_ghash`).
+#[inline(always)]
+fn finish_tag<V: Simd>(
+    mut sums: Sums<V::Block>,
+    table: Table<'_>,
+    next: usize,
+    aad_len: usize,
+    len: usize,
+    mask: V::Block,
+) -> [u8; 16] {
+    let bc = mask.cpu();
+    // The length block built in registers: its GHASH element (the block's big-endian
+    // value, as `load_block` makes it) is bitlen(A) in the high half and bitlen(C) in
+    // the low (`spec::gcm::length_block`'s bytes).
+    let bits = |n: usize| (n as u64).wrapping_mul(8) as u128;
+    sums.mul_add(
+        V::Block::from_u128_computed(bc, bits(aad_len) << 64 | bits(len)),
+        V::Block::from_u128(bc, table.h[next]),
+        V::Block::from_u128(bc, table.kara[next]),
+    );
+    let mut e = [0u8; 16];
+    mask.store(&mut e);
+    crate::spec::gcm::tag_from_ghash(sums.reduce().to_u128(), &e)
 }
 
 /// Whole AES-GCM of any length in one kernel call: GHASH of the AAD, the stitched
