@@ -49,9 +49,10 @@ macro_rules! kernel_list {
                 portable { crate::engine::portable::gcm_whole(rk, key, y0, aad, io.into_in_place(), what) };
             /// Whole AES-GCM encryption (tag before truncation) of the concatenation of
             /// `parts` into `out` (exactly as long): one pass from the parts on the hardware
-            /// engines (`kernels::gather`); the parts copied into `out` and encrypted there
-            /// on the portable engine.
-            [gcm_seal_parts_kernel] fn gcm_seal_parts(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], parts: &[&[u8]], out: &mut [u8]) -> [u8; 16]
+            /// engines (`kernels::gather`; a message that fits the fused small-message
+            /// kernel gathered on the stack first); the parts copied into `out` and
+            /// encrypted there on the portable engine.
+            [gcm_seal_parts] fn gcm_seal_parts(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], parts: &[&[u8]], out: &mut [u8]) -> [u8; 16]
                 = crate::engine::kernels::gather::gcm_seal_parts::<V, N, MAXW>,
                 portable { {
                     crate::engine::kernels::gather::concat_into(parts, out);
@@ -59,11 +60,11 @@ macro_rules! kernel_list {
                 } };
             /// The fused small-message AES-GCM encryption kernel (see `Kernels::gcm_small`).
             [gcm_small_seal_kernel] fn gcm_small_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_small_seal::<V>,
+                = crate::engine::kernels::gcm::gcm_small::<V, false>,
                 portable {};
             /// The fused small-message AES-GCM decryption kernel (see `Kernels::gcm_small`).
             [gcm_small_open_kernel] fn gcm_small_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_small_open::<V>,
+                = crate::engine::kernels::gcm::gcm_small::<V, true>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>

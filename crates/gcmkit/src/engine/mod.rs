@@ -473,9 +473,7 @@ impl Kernels {
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        let len = data.dst().len();
-        let hashed = aad.len().div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
-        let fits = len <= kernels::SMALL_DATA && hashed <= kernels::SMALL_HASHED;
+        let fits = kernels::gcm::small_fits(aad.len(), data.dst().len());
         // Y0 by value, in registers (see the kernel); from the source into the destination
         // in the kernel's one pass (a copy first was a `memcpy` call per message).
         if !fits {
@@ -532,34 +530,6 @@ impl Kernels {
             return None;
         }
         self.siv2015_small_kernel(keys, nonce, aad, data, received)
-    }
-
-    /// Whole AES-GCM encryption (tag before truncation) of the concatenation of `parts`
-    /// into `out` (exactly as long as the parts together). On the hardware engines, one
-    /// pass from the parts into `out` (`kernels::gather`), except for a message small
-    /// enough for the fused small-message kernel, whose few blocks are gathered on the
-    /// stack first; on the portable engine, the parts copied into `out` and encrypted there.
-    pub(crate) fn gcm_seal_parts(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        y0: Y0<'_>,
-        aad: &[u8],
-        parts: &[&[u8]],
-        out: &mut [u8],
-    ) -> [u8; 16] {
-        if self != Kernels::Portable && out.len() <= kernels::SMALL_DATA {
-            let mut buf = [0u8; kernels::SMALL_DATA];
-            let buf = &mut buf[..out.len()];
-            kernels::gather::concat_into(parts, buf);
-            let small = self.gcm_small(keys, h, y0.block, aad, &mut Data::Copy(buf, out), false);
-            // The caller's plaintext passed through the stack.
-            zeroize::Zeroize::zeroize(buf);
-            if let Some(tag) = small {
-                return tag;
-            }
-        }
-        self.gcm_seal_parts_kernel(keys, h, y0, aad, parts, out)
     }
 
     /// The GCM tag (before truncation) from the GHASH accumulator of AAD and ciphertext:

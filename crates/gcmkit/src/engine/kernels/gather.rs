@@ -12,7 +12,7 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
-use super::gcm::{stitched, Whole};
+use super::gcm::{gcm_small, small_fits, stitched, Whole, SMALL_DATA};
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps};
@@ -35,6 +35,19 @@ pub(crate) fn gcm_seal_parts<V: Simd, const N: usize, const MAXW: usize>(
     parts: &[&[u8]],
     out: &mut [u8],
 ) -> [u8; 16] {
+    let len = out.len();
+    if small_fits(aad.len(), len) {
+        // A message for the fused small-message kernel: its few blocks gathered on the
+        // stack first, then the kernel's one pass from there into `out`.
+        let mut buf = [0u8; SMALL_DATA];
+        let buf = &mut buf[..len];
+        concat_into(parts, buf);
+        let y0 = u128::from_le_bytes(*y0.block);
+        let tag = gcm_small::<V, false>(cpu, rk, key, y0, aad, Data::Copy(buf, out));
+        // The caller's plaintext passed through the stack.
+        buf.zeroize();
+        return tag;
+    }
     let whole = Whole::<V, N, MAXW> { cpu, rk, key, y0 };
     let mut steps = Parts { whole, parts };
     // The sequence takes the output as the message (its length for the length block);

@@ -13,12 +13,19 @@ use crate::engine::sequence::{self, GcmSteps, TwoPass};
 use crate::engine::{Counter, CtrStart, Data, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
-/// Largest message (bytes) for [`gcm_small_seal`] and [`gcm_small_open`]: with E(K, Y0), eight AES blocks.
+/// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
 pub(crate) const SMALL_DATA: usize = 7 * 16;
-/// Largest padded AAD + padded data + length block for [`gcm_small_seal`] and [`gcm_small_open`] (one reduction).
+/// Largest padded AAD + padded data + length block for [`gcm_small`] (one reduction).
 pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 
-/// Whole AES-GCM encryption of a small input: E(K, Y0) and the keystream in one AES
+/// Whether a message of these lengths fits [`gcm_small`] (the bounds above).
+#[inline(always)]
+pub(crate) fn small_fits(aad_len: usize, len: usize) -> bool {
+    let hashed = aad_len.div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
+    len <= SMALL_DATA && hashed <= SMALL_HASHED
+}
+
+/// Whole AES-GCM of a small input: E(K, Y0) and the keystream in one AES
 /// batch, then GHASH(A, C, lengths) as one aggregated batch with one reduction. Returns
 /// the full tag. From the source into the destination (or in place): a separate
 /// destination costs no copy first. The caller guarantees `io.len() <= SMALL_DATA` and
@@ -28,8 +35,20 @@ pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 /// general-purpose registers (`from_u128_computed`): the caller built it with two 8-byte
 /// stores, and a 16-byte load of those cannot be store-forwarded, which stalled the start
 /// of the AES chain of every small message.
+///
+/// Encryption, or (`DEC`) decryption returning the full tag of the ciphertext, which the
+/// caller compares; the same bounds either way. One pass in both directions: in the
+/// two-pass form (hash the source, then apply the keystream, with eight chains from five
+/// blocks up) AES-128-GCM decrypt_into took 64-66 cycles at 16 B and 102-104 at 64 B; in
+/// this one 53-58 and 75-81 (docs/perf/cycles-intel-f6-m207.md).
+///
+/// [`small`] with as many chains as blocks (E(K, Y0) and the keystream), a count fixed
+/// at compile time: a spare chain is ten AES rounds for nothing (at 64 B, eight chains
+/// ran for five blocks, and the rounds' throughput rather than their latency bounded the
+/// message), and loops of a fixed count unroll with every block in a register (loops
+/// that stopped at the data's end kept the blocks in arrays on the stack).
 #[inline(always)]
-pub(crate) fn gcm_small_seal<V: Simd>(
+pub(crate) fn gcm_small<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -38,48 +57,15 @@ pub(crate) fn gcm_small_seal<V: Simd>(
     io: Data<'_>,
 ) -> [u8; 16] {
     let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
-    // As many chains as blocks (E(K, Y0) and the keystream), a count fixed at compile
-    // time: a spare chain is ten AES rounds for nothing (at 64 B, eight chains ran for
-    // five blocks, and the rounds' throughput rather than their latency bounded the
-    // message), and loops of a fixed count unroll with every block in a register (loops
-    // that stopped at the data's end kept the blocks in arrays on the stack).
     match io.len().div_ceil(16) {
-        0 => small::<V, 1, false>(cpu, rk, key, y0, aad, io),
-        1 => small::<V, 2, false>(cpu, rk, key, y0, aad, io),
-        2 => small::<V, 3, false>(cpu, rk, key, y0, aad, io),
-        3 => small::<V, 4, false>(cpu, rk, key, y0, aad, io),
-        4 => small::<V, 5, false>(cpu, rk, key, y0, aad, io),
-        5 => small::<V, 6, false>(cpu, rk, key, y0, aad, io),
-        6 => small::<V, 7, false>(cpu, rk, key, y0, aad, io),
-        _ => small::<V, 8, false>(cpu, rk, key, y0, aad, io),
-    }
-}
-
-/// [`gcm_small_seal`]'s decryption (same bounds; returns the full tag of the
-/// ciphertext, which the caller compares).
-#[inline(always)]
-pub(crate) fn gcm_small_open<V: Simd>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    y0: u128,
-    aad: &[u8],
-    io: Data<'_>,
-) -> [u8; 16] {
-    let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
-    // As in `gcm_small_seal`. In the two-pass form (hash the source, then apply the
-    // keystream, with eight chains from five blocks up) AES-128-GCM decrypt_into took
-    // 64-66 cycles at 16 B and 102-104 at 64 B; in this one 53-58 and 75-81
-    // (docs/perf/cycles-intel-f6-m207.md).
-    match io.len().div_ceil(16) {
-        0 => small::<V, 1, true>(cpu, rk, key, y0, aad, io),
-        1 => small::<V, 2, true>(cpu, rk, key, y0, aad, io),
-        2 => small::<V, 3, true>(cpu, rk, key, y0, aad, io),
-        3 => small::<V, 4, true>(cpu, rk, key, y0, aad, io),
-        4 => small::<V, 5, true>(cpu, rk, key, y0, aad, io),
-        5 => small::<V, 6, true>(cpu, rk, key, y0, aad, io),
-        6 => small::<V, 7, true>(cpu, rk, key, y0, aad, io),
-        _ => small::<V, 8, true>(cpu, rk, key, y0, aad, io),
+        0 => small::<V, 1, DEC>(cpu, rk, key, y0, aad, io),
+        1 => small::<V, 2, DEC>(cpu, rk, key, y0, aad, io),
+        2 => small::<V, 3, DEC>(cpu, rk, key, y0, aad, io),
+        3 => small::<V, 4, DEC>(cpu, rk, key, y0, aad, io),
+        4 => small::<V, 5, DEC>(cpu, rk, key, y0, aad, io),
+        5 => small::<V, 6, DEC>(cpu, rk, key, y0, aad, io),
+        6 => small::<V, 7, DEC>(cpu, rk, key, y0, aad, io),
+        _ => small::<V, 8, DEC>(cpu, rk, key, y0, aad, io),
     }
 }
 

@@ -56,7 +56,6 @@ pub(crate) mod gcm;
 pub(crate) mod ghash;
 pub(crate) mod siv;
 
-pub(crate) use gcm::{SMALL_DATA, SMALL_HASHED};
 pub(crate) use siv::SIV2015_SMALL_DATA;
 pub(crate) use siv::SIV_SMALL_BLOCKS;
 

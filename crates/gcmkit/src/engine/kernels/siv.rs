@@ -229,7 +229,7 @@ fn derive<V: Simd>(
     // (`d`, the derived keys, the round keys of both keys) are not: a volatile wipe of
     // them only gives them a stack home to write zeros to, and never reaches a register
     // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
-    // message, measured). The long-term key's copies follow `gcm_small_seal`'s rule (the key
+    // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
     // object zeroizes its own `RoundKeys`).
     let kgk_keys = keys::<B<V>>(bc, kgk);
     aes_n(&kgk_keys, &mut d);
@@ -348,7 +348,7 @@ pub(crate) fn siv2015_small<V: Simd>(
         keystream_xor::<V>(cpu, &ck, &siv::counter_block(&tag, mask, counter), data);
     }
     // Long-term keys: their broadcast copies are not secret beyond the key objects,
-    // which wipe themselves (as in `gcm_small_seal`).
+    // which wipe themselves (as in `gcm_small`).
     tag
 }
 
