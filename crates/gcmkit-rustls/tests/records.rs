@@ -165,6 +165,18 @@ mod tls13 {
         [&header[..], &body].concat()
     }
 
+    /// Opens a TLS 1.3 record (header || body) with the independent AES-GCM; returns the
+    /// inner plaintext (content || type).
+    fn open_independent(k: &Keys, suite: SupportedCipherSuite, wire: &[u8], seq: u64) -> Vec<u8> {
+        let mut body = wire[5..].to_vec();
+        let n = RingNonce::assume_unique_for_key(nonce(&k.iv, seq));
+        let inner = k
+            .independent
+            .open_in_place(n, Aad::from(&wire[..5]), &mut body)
+            .unwrap_or_else(|_| panic!("{:?}: {} bytes", suite.suite(), wire.len()));
+        inner.to_vec()
+    }
+
     fn each_suite(f: impl Fn(SupportedCipherSuite, Keys)) {
         for &suite in gcmkit_suites() {
             if matches!(suite, SupportedCipherSuite::Tls13(_)) {
@@ -187,12 +199,7 @@ mod tls13 {
                     usize::from(u16::from_be_bytes([wire[3], wire[4]])),
                     n + 1 + TAG
                 );
-                let mut body = wire[5..].to_vec();
-                let n_ = RingNonce::assume_unique_for_key(nonce(&k.iv, seq));
-                let inner = k
-                    .independent
-                    .open_in_place(n_, Aad::from(&wire[..5]), &mut body)
-                    .unwrap_or_else(|_| panic!("{:?}: {n} bytes", suite.suite()));
+                let inner = open_independent(&k, suite, &wire, seq);
                 assert_eq!(inner, [&data[..], &[0x17]].concat());
             }
         });
@@ -208,12 +215,7 @@ mod tls13 {
                 let seq = seq as u64 + 40;
                 let data = pattern(n, 5);
                 let wire = assert_chunk_shapes_agree(&mut *enc, &data, seq);
-                let mut body = wire[5..].to_vec();
-                let n_ = RingNonce::assume_unique_for_key(nonce(&k.iv, seq));
-                let inner = k
-                    .independent
-                    .open_in_place(n_, Aad::from(&wire[..5]), &mut body)
-                    .unwrap_or_else(|_| panic!("{:?}: {n} bytes", suite.suite()));
+                let inner = open_independent(&k, suite, &wire, seq);
                 assert_eq!(inner, [&data[..], &[0x17]].concat());
             }
         });
