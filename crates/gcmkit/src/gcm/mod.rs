@@ -241,6 +241,15 @@ impl GcmKey {
         Ok(self.full_tag(iv, &y0, aad, data, false))
     }
 
+    /// Y0 for the engine: the block and how this IV's counter advances.
+    #[inline(always)]
+    fn start<'a>(iv: &[u8], y0: &'a [u8; 16]) -> crate::engine::Y0<'a> {
+        crate::engine::Y0 {
+            kind: Self::counter_kind(iv),
+            block: y0,
+        }
+    }
+
     /// Encrypts the concatenation of `parts` into `out` (exactly as long as the parts
     /// together, checked by the caller) in one pass; returns the full tag.
     pub(crate) fn seal_parts(
@@ -252,10 +261,7 @@ impl GcmKey {
     ) -> Result<[u8; 16], Error> {
         Self::check_lengths(aad.len(), out.len())?;
         let y0 = self.y0(iv)?;
-        let start = crate::engine::Y0 {
-            kind: Self::counter_kind(iv),
-            block: &y0,
-        };
+        let start = Self::start(iv, &y0);
         Ok(self
             .engine
             .gcm_seal_parts(&self.aes, &self.h, start, aad, parts, out))
@@ -281,10 +287,7 @@ impl GcmKey {
         {
             return t;
         }
-        let start = crate::engine::Y0 {
-            kind: Self::counter_kind(iv),
-            block: y0,
-        };
+        let start = Self::start(iv, y0);
         self.engine.gcm_whole(
             &self.aes,
             &self.h,
