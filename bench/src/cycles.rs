@@ -75,8 +75,27 @@ pub fn run(out_dir: &str, ghz: f64) {
     }
     md.push_str(&floor_model(ghz));
     let path = format!("{out_dir}/cycles-{}.md", crate::clock::cpu_tag());
+    md.push_str(&hand_written_part(&path));
     std::fs::write(&path, md).unwrap();
     eprintln!("wrote {path}");
+}
+
+/// The line that starts the hand-written part of a `cycles-<cpu>.md` file (measurements
+/// beside peers that are not linked into this bench, such as haberdashery). Regenerating
+/// the tables keeps it and everything after it.
+const HAND_WRITTEN_MARKER: &str =
+    "<!-- Hand-written below this line: kept by `make bench-cycles`. -->";
+
+/// The hand-written part of the file at `path` (from the marker to the end, with a blank
+/// line before it), or nothing if the file or the marker is missing.
+fn hand_written_part(path: &str) -> String {
+    let Ok(old) = std::fs::read_to_string(path) else {
+        return String::new();
+    };
+    match old.find(HAND_WRITTEN_MARKER) {
+        Some(at) => format!("\n{}", &old[at..]),
+        None => String::new(),
+    }
 }
 
 /// The bulk AES-128-GCM floor on this CPU from `ports`' probe. Per 64 bytes (one 512-bit
