@@ -213,6 +213,12 @@ impl GcmKey {
         decrypt: bool,
     ) -> Option<[u8; 16]> {
         let iv = <&[u8; 12]>::try_from(iv).ok()?;
+        if let Some(t) = self
+            .engine
+            .gcm_one(&self.aes, &self.h, iv, aad, data, decrypt)
+        {
+            return Some(t.to_le_bytes());
+        }
         let y0 = iv96_block(iv, 1);
         self.engine
             .gcm_small(&self.aes, &self.h, &y0, aad, data, decrypt)
