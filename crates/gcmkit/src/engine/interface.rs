@@ -12,6 +12,9 @@
 //! the generated ones.
 //!
 //! Entry syntax: `[method] fn entry(arg: Type, ...) -> Ret = kernel, portable { arm };`
+//! Attributes before the brackets go on the method, the entry point and its safe call
+//! alike; attributes inside the brackets (`[method #[inline(always)]]`) on the `Kernels`
+//! method only (an entry point with `#[target_feature]` cannot be `inline(always)`).
 //! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch)
 //! and `MAXW` (blocks per GHASH reduction), which each entry-point module defines. An
 //! empty portable arm (`portable {}`) marks a kernel only the hardware engines have: its
@@ -66,6 +69,16 @@ macro_rules! kernel_list {
             [gcm_small_open_kernel] fn gcm_small_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
                 = crate::engine::kernels::gcm::gcm_small::<V, true>,
                 portable {};
+            /// AES-GCM encryption of a one-block message without AAD (see `Kernels::gcm_one`).
+            [gcm_one_seal_kernel #[inline(always)]] fn gcm_one_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
+                portable {};
+            /// AES-GCM decryption of a one-block message without AAD (see `Kernels::gcm_one`).
+            /// Both methods inlined into `Kernels::gcm_one`: out of line, the decryption's
+            /// was a call of its own, its `Option` returned through memory.
+            [gcm_one_open_kernel #[inline(always)]] fn gcm_one_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
+                portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V, N, MAXW>,
@@ -98,17 +111,18 @@ pub(crate) use kernel_list;
 /// attribute, as the hand-written methods had none: with `#[inline]` or
 /// `#[inline(always)]` the callers grew and the compiler stopped inlining `GcmKey::y0`
 /// into them, whose `Result` then came back through memory (AES-128-GCM at 16 B: 172-183
-/// cycles against 83-88; docs/perf/refactor-26.md).
+/// cycles against 83-88; docs/perf/refactor-26.md). An entry may still ask for one on its
+/// method alone (`[method #[inline(always)]]`), where a per-message path needs it.
 macro_rules! kernel_methods {
     ($(
         $(#[$m:meta])*
-        [$method:ident] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
+        [$method:ident $(#[$mm:meta])*] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
             = $kernel:expr, portable { $($portable:tt)* };
     )+) => {
         impl Kernels {
             $(
                 crate::engine::interface::kernel_methods! {
-                    @one $(#[$m])* [$method] fn $name($($arg: $t),*) $(-> $ret)?;
+                    @one $(#[$m])* $(#[$mm])* [$method] fn $name($($arg: $t),*) $(-> $ret)?;
                     { $($portable)* }
                 }
             )+

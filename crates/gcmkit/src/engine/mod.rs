@@ -490,6 +490,30 @@ impl Kernels {
         }
     }
 
+    /// Whole AES-GCM (the full tag, as the little-endian integer of its bytes) of a
+    /// message of 1 to 16 bytes without AAD under a 96-bit IV, in one kernel call, or
+    /// `None` if the message is of another shape or the engine has no such kernel
+    /// (`kernels::gcm_one`: no block count, AAD or table index to work out per call).
+    #[inline(always)]
+    pub(crate) fn gcm_one(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        iv: &[u8; 12],
+        aad: &[u8],
+        data: &mut Data<'_>,
+        decrypt: bool,
+    ) -> Option<u128> {
+        if !kernels::gcm_one::one_fits(aad.len(), data.dst().len()) {
+            return None;
+        }
+        if decrypt {
+            self.gcm_one_open_kernel(keys, h, iv, data.reborrow())
+        } else {
+            self.gcm_one_seal_kernel(keys, h, iv, data.reborrow())
+        }
+    }
+
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in
     /// [`Self::siv_small`]'s fused kernel (so a mode can prepare for it without knowing
     /// the kernel's limits).
