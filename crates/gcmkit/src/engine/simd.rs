@@ -170,6 +170,10 @@ pub(crate) trait Simd: Copy {
     /// The low 64 bits of `self`'s lane, then the low 64 bits of `hi`'s, per lane
     /// (`punpcklqdq`).
     fn unpack_lo64(self, hi: Self) -> Self;
+    /// Bitwise AND.
+    fn and(self, o: Self) -> Self;
+    /// Bitwise OR.
+    fn or(self, o: Self) -> Self;
     /// Reverses the 16 bytes of each lane.
     fn bswap(self) -> Self;
     /// 32-bit additions (wrapping) per dword.

@@ -186,7 +186,8 @@ fn tiny<V: Simd, const D: usize>(
     }
     let mut plain = input;
     if let Some(t) = received {
-        let s = keystream::<V, D>(cpu, ek, u128::from_le_bytes(*t));
+        let first = B::<V>::load(bc, t).or(B::<V>::from_u128(bc, siv::first_counter_u128(0)));
+        let s = keystream::<V, D>(ek, first);
         // The partial block's keystream cut to its length: the zero-padded plaintext.
         for i in 0..D {
             let k = if whole(i) {
@@ -214,31 +215,34 @@ fn tiny<V: Simd, const D: usize>(
     let bits = |n: usize| (n as u64).wrapping_mul(8) as u128;
     let lb = B::<V>::from_u128_computed(bc, bits(aad.len()) | bits(len) << 64);
     sums.mul_add(lb, h, h.xor(h.swap64()));
-    let acc = sums.reduce();
-    let mut s = [B::<V>::from_u128_computed(
-        bc,
-        siv::tag_input_u128(acc.to_u128(), nonce),
-    )];
+    // S = POLYVAL xor nonce, bit 127 cleared (`siv::tag_input_u128`), and the tag, in
+    // vector registers: the nonce's vector and the mask are ready long before POLYVAL.
+    // (Through general-purpose registers, S and the first counter were each two moves out
+    // and two back, on the critical path: POLYVAL -> tag -> compare for decryption,
+    // tag -> CTR for encryption.)
+    let top = B::<V>::from_u128(bc, siv::first_counter_u128(0));
+    let n = B::<V>::from_u128_computed(bc, siv::tag_input_u128(0, nonce));
+    let low127 = B::<V>::from_u128(bc, !siv::first_counter_u128(0));
+    let mut s = [sums.reduce().xor(n).and(low127)];
     aes_n(ek, &mut s);
-    let tag = s[0].to_u128();
+    let tag = s[0];
     if received.is_none() {
-        let s = keystream::<V, D>(cpu, ek, tag);
+        let s = keystream::<V, D>(ek, tag.or(top));
         let mut out = input;
         for (o, k) in out.iter_mut().zip(s.iter()) {
             *o = o.xor(*k);
         }
         store_blocks::<V, D>(cpu, &out, data, last);
     }
-    tag
+    tag.to_u128()
 }
 
-/// `D` keystream blocks of AES-GCM-SIV's counter mode from `tag` (its first counter:
-/// `siv::first_counter_u128`), as independent AES chains with the round keys in
-/// registers.
+/// `D` keystream blocks of AES-GCM-SIV's counter mode from its first counter block
+/// (`siv::first_counter`: the tag with bit 127 set), as independent AES chains with the
+/// round keys in registers.
 #[inline(always)]
-fn keystream<V: Simd, const D: usize>(cpu: V::Cpu, ek: &Keys<B<V>>, tag: u128) -> [B<V>; D] {
-    let bc = V::block_cpu(cpu);
-    let first = B::<V>::from_u128_computed(bc, siv::first_counter_u128(tag));
+fn keystream<V: Simd, const D: usize>(ek: &Keys<B<V>>, first: B<V>) -> [B<V>; D] {
+    let bc = first.cpu();
     let mut c = Ctr::<B<V>>::from_block(bc, first, Counter::Le32);
     let mut s = [B::<V>::zero(bc); D];
     for x in s.iter_mut() {
