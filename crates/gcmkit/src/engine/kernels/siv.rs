@@ -37,7 +37,9 @@ const SIV_GROUP: usize = 8;
 /// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
 /// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
 /// blocks; the tag; CTR. The schedule (a serial chain) and the hash
-/// (which needs only the authentication key) are independent until the tag.
+/// (which needs only the authentication key) are independent until the tag. Up to
+/// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
+/// fixed-size [`tiny`], every value in a register.
 ///
 /// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
 /// tag. Decryption: `data` is decrypted in place under the received tag's counter and the
