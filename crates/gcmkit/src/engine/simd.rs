@@ -167,6 +167,13 @@ pub(crate) trait Simd: Copy {
     fn clmul<const IMM: i32>(self, o: Self) -> Self;
     /// Swaps the two 64-bit halves of each lane.
     fn swap64(self) -> Self;
+    /// The low 64 bits of `self`'s lane, then the low 64 bits of `hi`'s, per lane
+    /// (`punpcklqdq`).
+    fn unpack_lo64(self, hi: Self) -> Self;
+    /// Bitwise AND.
+    fn and(self, o: Self) -> Self;
+    /// Bitwise OR.
+    fn or(self, o: Self) -> Self;
     /// Reverses the 16 bytes of each lane.
     fn bswap(self) -> Self;
     /// 32-bit additions (wrapping) per dword.

@@ -62,6 +62,9 @@ impl Simd for Neon {
         aesenc(x, k) => veorq_u8(vaesmcq_u8(vaeseq_u8(x, vdupq_n_u8(0))), k);
         aesenclast(x, k) => veorq_u8(vaeseq_u8(x, vdupq_n_u8(0)), k);
         swap64(x) => vextq_u8::<8>(x, x);
+        unpack_lo64(x, hi) => vreinterpretq_u8_u64(vzip1q_u64(vreinterpretq_u64_u8(x), vreinterpretq_u64_u8(hi)));
+        and(x, o) => vandq_u8(x, o);
+        or(x, o) => vorrq_u8(x, o);
         // REV64 reverses each half; EXT swaps the halves.
         bswap(x) => vextq_u8::<8>(vrev64q_u8(x), vrev64q_u8(x));
         add32(x, o) => vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(x), vreinterpretq_u32_u8(o)));

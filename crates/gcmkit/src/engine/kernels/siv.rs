@@ -6,7 +6,7 @@ use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
 use super::gcm::stitched;
-use super::ghash::{absorb_padded, fill_key_powers, hash_block, hash_update, load_block};
+use super::ghash::{absorb_padded, fill_key_powers, hash_block, hash_update, load_block, mul};
 use super::ghash::{powers, Sums, Table};
 use super::Hash;
 use crate::aes::RoundKeys;
@@ -37,7 +37,9 @@ const SIV_GROUP: usize = 8;
 /// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
 /// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
 /// blocks; the tag; CTR. The schedule (a serial chain) and the hash
-/// (which needs only the authentication key) are independent until the tag.
+/// (which needs only the authentication key) are independent until the tag. Up to
+/// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
+/// fixed-size [`tiny`], every value in a register.
 ///
 /// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
 /// tag. Decryption: `data` is decrypted in place under the received tag's counter and the
@@ -60,6 +62,18 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
         return Ok(siv_bulk::<V, N, MAXW>(
             cpu, h, &ek, nonce, aad, data, received,
         ));
+    }
+    // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
+    // and round key in registers.
+    if ab <= 1 && db <= TINY_BLOCKS {
+        let tag = match db {
+            0 => tiny::<V, 0>(cpu, h, &ek, nonce, aad, data, received),
+            1 => tiny::<V, 1>(cpu, h, &ek, nonce, aad, data, received),
+            2 => tiny::<V, 2>(cpu, h, &ek, nonce, aad, data, received),
+            3 => tiny::<V, 3>(cpu, h, &ek, nonce, aad, data, received),
+            _ => tiny::<V, 4>(cpu, h, &ek, nonce, aad, data, received),
+        };
+        return Ok(tag.to_le_bytes());
     }
     let bc = V::block_cpu(cpu);
     // H^1..H^kp (kp = min(blocks, SIV_GROUP)), pw[j - 1] = H^j, and their Karatsuba
@@ -125,6 +139,133 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     wipe_vectors(&mut pw);
     wipe_vectors(&mut kara);
     Ok(tag.to_le_bytes())
+}
+
+/// Data blocks up to which (with at most one block of AAD) [`siv_small`] runs [`tiny`].
+const TINY_BLOCKS: usize = 4;
+
+/// AES-GCM-SIV of `D` (<= [`TINY_BLOCKS`]) data blocks and at most one AAD block after
+/// [`derive`], every value in a register and every loop of a fixed count (as
+/// `gcm::gcm_small`): the message loaded once; H^1..H^(D+2) by multiplies of two lower
+/// powers (depth log2, off the critical path: it runs beside the key schedule); POLYVAL
+/// of AAD || data || lengths as one batch, block b of the D + 2 times H^(D+2-b) (an
+/// absent AAD block contributes nothing and is skipped), one reduction; the tag; D
+/// keystream blocks as independent chains. Decryption (`received`) runs the keystream
+/// first (its counter is the received tag's, so the chains follow the key schedule round
+/// by round) and hashes the plaintext from registers. The general loop above cost about
+/// 150 instructions of indexing, zeroed and wiped power tables per 16-byte message.
+/// Returns the tag (of the plaintext, for decryption: the caller compares).
+#[inline(always)]
+fn tiny<V: Simd, const D: usize>(
+    cpu: V::Cpu,
+    h: B<V>,
+    ek: &Keys<B<V>>,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> u128 {
+    let bc = V::block_cpu(cpu);
+    let len = data.len();
+    // Bytes in the last data block (1 to 16 when D > 0).
+    let last = len.wrapping_sub(16 * D.saturating_sub(1));
+    let whole = |i: usize| i + 1 < D || last == 16;
+    // The input blocks, the last one zero-padded (a masked or piecewise load that never
+    // reads past the data).
+    let mut input = [B::<V>::zero(bc); D];
+    for (i, x) in input.iter_mut().enumerate() {
+        let src = &data[16 * i..];
+        *x = if whole(i) {
+            B::<V>::load(bc, src)
+        } else {
+            V::load_partial(cpu, src).lane0()
+        };
+    }
+    // pw[j - 1] = H^j for j = 1..D+2; H^p = H^(p/2)·H^(p - p/2).
+    let mut pw = [h; TINY_BLOCKS + 2];
+    for p in 2..D + 3 {
+        pw[p - 1] = mul(pw[p / 2 - 1], pw[p - p / 2 - 1]);
+    }
+    let mut plain = input;
+    if let Some(t) = received {
+        let first = B::<V>::load(bc, t).or(B::<V>::from_u128(bc, siv::first_counter_u128(0)));
+        let s = keystream::<V, D>(ek, first);
+        // The partial block's keystream cut to its length: the zero-padded plaintext.
+        for i in 0..D {
+            let k = if whole(i) {
+                s[i]
+            } else {
+                B::<V>::from_u128_computed(bc, s[i].to_u128() & ((1u128 << (8 * last)) - 1))
+            };
+            plain[i] = input[i].xor(k);
+        }
+        store_blocks::<V, D>(cpu, &plain, data, last);
+    }
+    // (No closure for the products: closures do not inherit the entry point's target
+    // features.)
+    let mut sums = Sums::<B<V>>::zero(bc);
+    if !aad.is_empty() {
+        let p = pw[D + 1];
+        let x = load_block::<V>(cpu, aad, Flavor::Polyval);
+        sums.mul_add(x, p, p.xor(p.swap64()));
+    }
+    for (i, x) in plain.iter().enumerate() {
+        let p = pw[D - i];
+        sums.mul_add(*x, p, p.xor(p.swap64()));
+    }
+    // The length block (`siv::length_block`'s bytes as a little-endian integer).
+    let bits = |n: usize| (n as u64).wrapping_mul(8) as u128;
+    let lb = B::<V>::from_u128_computed(bc, bits(aad.len()) | bits(len) << 64);
+    sums.mul_add(lb, h, h.xor(h.swap64()));
+    // S = POLYVAL xor nonce, bit 127 cleared (`siv::tag_input_u128`), and the tag, in
+    // vector registers: the nonce's vector and the mask are ready long before POLYVAL.
+    // (Through general-purpose registers, S and the first counter were each two moves out
+    // and two back, on the critical path: POLYVAL -> tag -> compare for decryption,
+    // tag -> CTR for encryption.)
+    let top = B::<V>::from_u128(bc, siv::first_counter_u128(0));
+    let n = B::<V>::from_u128_computed(bc, siv::tag_input_u128(0, nonce));
+    let low127 = B::<V>::from_u128(bc, !siv::first_counter_u128(0));
+    let mut s = [sums.reduce().xor(n).and(low127)];
+    aes_n(ek, &mut s);
+    let tag = s[0];
+    if received.is_none() {
+        let s = keystream::<V, D>(ek, tag.or(top));
+        let mut out = input;
+        for (o, k) in out.iter_mut().zip(s.iter()) {
+            *o = o.xor(*k);
+        }
+        store_blocks::<V, D>(cpu, &out, data, last);
+    }
+    tag.to_u128()
+}
+
+/// `D` keystream blocks of AES-GCM-SIV's counter mode from its first counter block
+/// (`siv::first_counter`: the tag with bit 127 set), as independent AES chains with the
+/// round keys in registers.
+#[inline(always)]
+fn keystream<V: Simd, const D: usize>(ek: &Keys<B<V>>, first: B<V>) -> [B<V>; D] {
+    let bc = first.cpu();
+    let mut c = Ctr::<B<V>>::from_block(bc, first, Counter::Le32);
+    let mut s = [B::<V>::zero(bc); D];
+    for x in s.iter_mut() {
+        *x = c.take();
+    }
+    aes_n(ek, &mut s);
+    s
+}
+
+/// Stores `D` blocks into `data` (`D` = `data.len().div_ceil(16)`; the last block holds
+/// `last` bytes, stored without writing past `data`).
+#[inline(always)]
+fn store_blocks<V: Simd, const D: usize>(cpu: V::Cpu, x: &[B<V>; D], data: &mut [u8], last: usize) {
+    for (i, b) in x.iter().enumerate() {
+        let dst = &mut data[16 * i..];
+        if i + 1 < D || last == 16 {
+            b.store(dst);
+        } else {
+            V::from_lane0(cpu, *b).store_partial(dst);
+        }
+    }
 }
 
 /// AES-GCM-SIV of a message above [`SIV_SMALL_BLOCKS`], after [`derive`]: H's powers into
@@ -233,15 +374,14 @@ fn derive<V: Simd>(
     // object zeroizes its own `RoundKeys`).
     let kgk_keys = keys::<B<V>>(bc, kgk);
     aes_n(&kgk_keys, &mut d);
-    let mut out = [0u128; 6];
-    for (o, x) in out.iter_mut().zip(d.iter()) {
-        *o = x.to_u128();
-    }
-    let (auth, enc_lo, enc_hi) = rfc8452::derived_keys_u128(&out);
-    let h = B::<V>::from_u128_computed(bc, auth);
+    // The keys from the first 8 bytes of each block, two blocks to a key or key half, as
+    // `rfc8452::derived_keys_u128` splits them (auth from blocks 0-1, the encryption key
+    // from 2-3 and 4-5): one unpack each, in the vector registers. (Through integers, each
+    // was two moves out and two back on the DeriveKey -> key schedule chain.)
+    let h = d[0].unpack_lo64(d[1]);
+    let lo = d[2].unpack_lo64(d[3]);
+    let hi = d[4].unpack_lo64(d[5]);
     let enc_len = rfc8452::enc_key_len(kgk.key_bits());
-    let lo = B::<V>::from_u128_computed(bc, enc_lo);
-    let hi = B::<V>::from_u128_computed(bc, enc_hi);
     let registers = match enc_len {
         16 => B::<V>::expand_in_registers(lo, None),
         32 => B::<V>::expand_in_registers(lo, Some(hi)),
@@ -256,8 +396,8 @@ fn derive<V: Simd>(
             // Through memory: AES-192's derived key, and backends without a register
             // schedule. The bytes and the expanded key are wiped (`RoundKeys` on drop).
             let mut enc = [0u8; 32];
-            enc[..16].copy_from_slice(&enc_lo.to_le_bytes());
-            enc[16..].copy_from_slice(&enc_hi.to_le_bytes());
+            lo.store(&mut enc[..16]);
+            hi.store(&mut enc[16..]);
             let mut rk = RoundKeys::empty();
             let expanded = V::expand_key_into(cpu, &enc[..enc_len], &mut rk);
             crate::secret::wipe::wipe_bytes(&mut enc);

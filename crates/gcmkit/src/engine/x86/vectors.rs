@@ -119,6 +119,9 @@ impl Simd for Xmm {
     }
     crate::engine::simd::one_op! {
         xor3(x, a, b) => _mm_xor_si128(x, _mm_xor_si128(a, b));
+        unpack_lo64(x, hi) => _mm_unpacklo_epi64(x, hi);
+        and(x, o) => _mm_and_si128(x, o);
+        or(x, o) => _mm_or_si128(x, o);
     }
     /// An empty `asm!` on the register: the 16 xmm registers cannot hold 8 AES states,
     /// the round keys and the hashing at once, and without this the compiler regrouped
@@ -189,6 +192,9 @@ impl Simd for Ymm {
     }
     crate::engine::simd::one_op! {
         xor3(x, a, b) => _mm256_xor_si256(x, _mm256_xor_si256(a, b));
+        unpack_lo64(x, hi) => _mm256_unpacklo_epi64(x, hi);
+        and(x, o) => _mm256_and_si256(x, o);
+        or(x, o) => _mm256_or_si256(x, o);
     }
 }
 
@@ -224,5 +230,8 @@ impl Simd for Zmm {
     crate::engine::simd::one_op! {
         // Truth table 0x96: the XOR of the three inputs.
         xor3(x, a, b) => _mm512_ternarylogic_epi32::<0x96>(x, a, b);
+        unpack_lo64(x, hi) => _mm512_unpacklo_epi64(x, hi);
+        and(x, o) => _mm512_and_si512(x, o);
+        or(x, o) => _mm512_or_si512(x, o);
     }
 }
