@@ -302,19 +302,7 @@ pub(super) fn hash_batch<V: Simd>(
             }
             i = k;
         }
-        // Vectors with another after them in the batch: their shifted loads (see
-        // `product_at`) are in bounds.
-        while i + 2 * V::LANES <= k {
-            let (x, hv, kv) = (
-                load_elem::<V>(cpu, &src[16 * i..], flavor),
-                V::load_elems(cpu, &h[i..]),
-                V::load_elems(cpu, &hk[i..]),
-            );
-            wide.add(product_at(cpu, x, rest, 16 * i, flavor, hv, kv));
-            i += V::LANES;
-        }
-        // The batch's last whole vector: shifted where the input goes on.
-        if i + V::LANES <= k {
+        while i + V::LANES <= k {
             let (x, hv, kv) = (
                 load_elem::<V>(cpu, &src[16 * i..], flavor),
                 V::load_elems(cpu, &h[i..]),
