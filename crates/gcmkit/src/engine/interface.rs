@@ -83,6 +83,11 @@ macro_rules! kernel_list {
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V, N, MAXW>,
                 portable {};
+            /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
+            /// source into the destination (see `Kernels::siv_whole`).
+            [siv_large_kernel] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv::siv_large::<V, N, MAXW>,
+                portable {};
             /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).
             [siv2015_small_kernel] fn siv2015_small(keys: crate::engine::Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
                 = crate::engine::kernels::siv::siv2015_small::<V>,

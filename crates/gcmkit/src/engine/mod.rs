@@ -536,6 +536,27 @@ impl Kernels {
         self.siv_small_kernel(kgk, nonce, aad, data, received)
     }
 
+    /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in
+    /// place), or `None` on the portable engine: up to [`SIV_SMALL_BLOCKS`] the fused
+    /// small kernel (in place: a separate destination gets the source's bytes first),
+    /// above it the bulk kernel, which reads the source and writes the destination in its
+    /// own pass. Returns the tag (encryption) or the plaintext's tag (decryption, with
+    /// `received`; the caller compares).
+    pub(crate) fn siv_whole(
+        self,
+        kgk: &RoundKeys,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        io: Data<'_>,
+        received: Option<&[u8; 16]>,
+    ) -> Option<Result<[u8; 16], crate::Error>> {
+        if self.siv_small_fits(aad.len(), io.len()) {
+            self.siv_small(kgk, nonce, aad, io.into_in_place(), received)
+        } else {
+            self.siv_large_kernel(kgk, nonce, aad, io, received)
+        }
+    }
+
     /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
     /// `None` if the engine has no such kernel or the input is too large for it (see
     /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the

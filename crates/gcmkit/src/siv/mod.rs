@@ -282,36 +282,43 @@ impl Core for AesGcmSiv {
     #[inline]
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
-        let buf = data.into_in_place();
-        let tag = match self.engine.siv_small(&self.kgk, nonce, aad, buf, None) {
+        let mut data = data;
+        let tag = match self
+            .engine
+            .siv_whole(&self.kgk, nonce, aad, data.reborrow(), None)
+        {
             Some(tag) => tag?,
-            None => self.seal_any(nonce, aad, buf)?,
+            None => self.seal_any(nonce, aad, data.into_in_place())?,
         };
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    /// The fused small-message kernel decrypts in place and returns the plaintext's tag;
-    /// its derived key never leaves it, so to restore (`aes-gcm-siv`'s contract, for
-    /// `gcmkit::compat`) its input is kept (public ciphertext, at most 384 bytes on the
-    /// stack) and put back. The general path re-applies the keystream.
+    /// The kernels decrypt and return the plaintext's tag (from the ciphertext into a
+    /// separate destination, above the small kernel's bound, without copying it there
+    /// first); their derived key never leaves them, so to restore (`aes-gcm-siv`'s
+    /// contract, for `gcmkit::compat`) the fused small kernel's input is kept (public
+    /// ciphertext, at most 384 bytes on the stack) and put back. The general path
+    /// re-applies the keystream.
     #[inline]
     fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
-        let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
+        let (nonce, aad, mut data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let nonce = check_nonce(nonce)?;
         let received = full_tag(tag)?;
-        let buf = data.into_in_place();
         let small = match on_failure {
             // The 16-byte tags compared as one 128-bit difference (`tag::ct_eq_full`; a
             // `Tag` built and compared byte by byte was about 90 instructions a message).
             OnFailure::Zero => self
                 .engine
-                .siv_small(&self.kgk, nonce, aad, buf, Some(received))
-                .map(|expected| verified(buf, crate::tag::ct_eq_full(&expected?, tag))),
-            OnFailure::Restore => self.open_small_restoring(nonce, aad, buf, received),
+                .siv_whole(&self.kgk, nonce, aad, data.reborrow(), Some(received))
+                .map(|expected| verified(data.dst(), crate::tag::ct_eq_full(&expected?, tag))),
+            OnFailure::Restore => {
+                let buf = data.reborrow().into_in_place();
+                self.open_small_restoring(nonce, aad, buf, received)
+            }
         };
         match small {
             Some(outcome) => outcome,
-            None => self.open_any(nonce, aad, buf, tag, on_failure),
+            None => self.open_any(nonce, aad, data.into_in_place(), tag, on_failure),
         }
     }
 }
