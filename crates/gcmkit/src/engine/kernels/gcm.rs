@@ -433,7 +433,9 @@ fn batches<V: Simd, const N: usize, const R: usize>(
     let n = run.batches * wb;
     match (io, run.what) {
         (Data::InPlace(buf), Hash::Input) => {
-            for chunk in buf[..n].chunks_exact_mut(wb) {
+            let base = buf.as_ptr();
+            for (b, chunk) in buf[..n].chunks_exact_mut(wb).enumerate() {
+                prefetch_batch::<V>(base, (b + PREFETCH) * wb, wb);
                 a = batch::<V, N, R>(run, flavor, Hashed::Own, Data::InPlace(chunk), c, a);
             }
         }
@@ -455,6 +457,7 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 a = batch::<V, N, R>(run, flavor, Hashed::Nothing, io, c, a);
             }
             for b in 1..run.batches {
+                prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
                 let r = b * wb..(b + 1) * wb;
                 let hashed = Hashed::Prev(&src[(b - 1) * wb..b * wb]);
                 let io = Data::Copy(&src[r.clone()], &mut dst[r]);
@@ -462,11 +465,13 @@ fn batches<V: Simd, const N: usize, const R: usize>(
             }
         }
         (Data::InPlace(buf), Hash::Output) => {
+            let base = buf.as_ptr();
             let mut chunks = buf[..n].chunks_exact_mut(wb);
             if let Some(first) = chunks.next() {
                 a = batch::<V, N, R>(run, flavor, Hashed::Nothing, Data::InPlace(first), c, a);
                 let mut prev: &[u8] = first;
-                for chunk in chunks {
+                for (b, chunk) in chunks.enumerate() {
+                    prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
                     let hashed = Hashed::Prev(prev);
                     a = batch::<V, N, R>(run, flavor, hashed, Data::InPlace(chunk), c, a);
                     prev = chunk;
@@ -480,6 +485,7 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 a = batch::<V, N, R>(run, flavor, Hashed::Nothing, io, c, a);
             }
             for b in 1..run.batches {
+                prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
                 let (done, rest) = dst.split_at_mut(b * wb);
                 let hashed = Hashed::Prev(&done[(b - 1) * wb..]);
                 let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
@@ -488,6 +494,19 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         }
     }
     a
+}
+
+/// Batches ahead of the one in its rounds whose source lines are prefetched.
+const PREFETCH: usize = 2;
+
+/// Prefetch hints for the `wb` bytes `at` bytes past `base` (the source's start; past
+/// its end the hints are harmless: a prefetch never faults).
+#[inline(always)]
+fn prefetch_batch<V: Simd>(base: *const u8, at: usize, wb: usize) {
+    let p = base.wrapping_add(at);
+    for o in (0..wb).step_by(64) {
+        V::prefetch(p.wrapping_add(o));
+    }
 }
 
 /// What a stitched batch hashes (a constant at each call of [`batch`]).
