@@ -237,6 +237,40 @@ fn every_engine_equals_portable_at_every_boundary() {
     }
 }
 
+/// The stitched pass moves a destination that is 16, 32 or 48 bytes past a vector boundary
+/// onto one with a short head of whole blocks (from 16 batches up, about 8 KiB on AVX-512):
+/// every 16-byte-aligned offset of the in-place buffer and of `decrypt_into`'s output
+/// (`align`), and of `encrypt_into`'s output (`align + 7`), at lengths around that
+/// threshold and past it, with 96-bit and other IVs (public and secret counters).
+#[test]
+fn stitched_destination_heads_at_every_block_offset() {
+    let lens = [
+        4095,
+        8191,
+        8192,
+        8192 + 48,
+        8192 + 511,
+        12345,
+        16384 + 16,
+        40000,
+    ];
+    let mut i = 0u64;
+    for len in lens {
+        for align in [0, 16, 32, 48, 9, 25, 41, 57] {
+            let iv_len = if i % 3 == 2 { 16 } else { 12 };
+            check_all(
+                len,
+                (i as usize * 5) % 40,
+                align,
+                iv_len,
+                [16, 32][i as usize % 2],
+                i,
+            );
+            i += 1;
+        }
+    }
+}
+
 #[test]
 fn aad_lengths_cross_every_boundary() {
     for aad_len in boundary_lengths().into_iter().filter(|&n| n < 20000) {

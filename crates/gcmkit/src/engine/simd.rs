@@ -75,6 +75,10 @@ pub(crate) trait Simd: Copy {
         // SAFETY: `src` is LANES u128s = 16·LANES readable bytes (the slice above).
         unsafe { Self::load_ptr(cpu, src.as_ptr().cast()) }
     }
+    /// A hint to bring the cache line holding `p` into L1 (no load, never faults: `p`
+    /// may lie past the data). The default does nothing.
+    #[inline(always)]
+    fn prefetch(_p: *const u8) {}
     /// Stores the `LANES` blocks into the first `LANES` elements of `dst`, one per lane
     /// (the inverse of [`Self::load_elems`]).
     #[inline(always)]

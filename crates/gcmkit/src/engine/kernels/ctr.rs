@@ -55,6 +55,15 @@ impl<V: Simd> Ctr<V> {
         Self::from_integer(cpu, c.add32(V::Block::splat_dword0(bc, n)), kind)
     }
 
+    /// Moves the counter `n` blocks on (fewer than a vector's: a short head processed
+    /// apart, so the next vector's first lane is the block after it).
+    #[inline(always)]
+    pub(super) fn skip(&mut self, n: u32) {
+        let cpu = self.step.cpu();
+        self.next = self.next.add32(V::splat_dword0(cpu, n as i32));
+        self.low = self.low.wrapping_add(n);
+    }
+
     /// From the first counter in integer form (see module docs).
     #[inline(always)]
     fn from_integer(cpu: V::Cpu, c: V::Block, kind: Counter) -> Self {

@@ -206,6 +206,12 @@ impl Simd for Zmm {
         [_mm512_broadcast_i32x4 _mm512_zextsi128_si512 _mm512_castsi512_si128]
         fold Ymm(_mm256_xor_si256 _mm512_castsi512_si256 _mm512_extracti64x4_epi64));
     #[inline(always)]
+    fn prefetch(p: *const u8) {
+        // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever
+        // the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
+    }
+    #[inline(always)]
     fn load_partial(cpu: avx512::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 64);
         // SAFETY: the mask selects at most `src.len()` bytes from its start (fewer if the
