@@ -172,23 +172,7 @@ extern "C" fn update<C: Cipher>(
     input: *const u8,
     inl: usize,
 ) -> c_int {
-    let Some(c) = ctx::<C>(vctx) else { return 0 };
-    // SAFETY: OpenSSL's update contract: `in` holds inl bytes, `out` (if non-NULL) has
-    // room for outsize bytes; the cipher checks outsize >= inl before writing.
-    let io = unsafe {
-        io(
-            out,
-            input,
-            if out.is_null() { inl } else { inl.min(outsize) },
-        )
-    };
-    let mut n = 0;
-    let ok = if !out.is_null() && !input.is_null() && outsize < inl {
-        c.update(io_too_small(inl), inl, outsize, &mut n)
-    } else {
-        c.update(io, inl, outsize, &mut n)
-    };
-    write_len(outl, n, ok)
+    run_io::<C>(vctx, out, outl, outsize, input, inl, C::update)
 }
 
 extern "C" fn cipher<C: Cipher>(
@@ -199,20 +183,32 @@ extern "C" fn cipher<C: Cipher>(
     input: *const u8,
     inl: usize,
 ) -> c_int {
+    run_io::<C>(vctx, out, outl, outsize, input, inl, C::cipher)
+}
+
+/// The shared body of `update` and `cipher`: the same contract on `in`/`out`, and the
+/// same refusal of an output shorter than the input; only the context's method differs.
+type IoMethod<C> = fn(&mut C, Io<'_>, usize, usize, &mut usize) -> bool;
+
+fn run_io<C: Cipher>(
+    vctx: *mut c_void,
+    out: *mut u8,
+    outl: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inl: usize,
+    method: IoMethod<C>,
+) -> c_int {
     let Some(c) = ctx::<C>(vctx) else { return 0 };
-    // SAFETY: as for update.
-    let io = unsafe {
-        io(
-            out,
-            input,
-            if out.is_null() { inl } else { inl.min(outsize) },
-        )
-    };
     let mut n = 0;
     let ok = if !out.is_null() && !input.is_null() && outsize < inl {
-        c.cipher(io_too_small(inl), inl, outsize, &mut n)
+        method(c, io_too_small(inl), inl, outsize, &mut n)
     } else {
-        c.cipher(io, inl, outsize, &mut n)
+        // SAFETY: OpenSSL's update/cipher contract: `in` (if non-NULL) holds inl bytes
+        // and `out` (if non-NULL) has room for outsize bytes; on this branch, when both
+        // are non-NULL, outsize >= inl, so `out` has room for the inl bytes written.
+        let io = unsafe { io(out, input, inl) };
+        method(c, io, inl, outsize, &mut n)
     };
     write_len(outl, n, ok)
 }
