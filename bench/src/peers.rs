@@ -207,112 +207,74 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
     }
 }
 
-fn awslc_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candidate> {
-    use aws_lc_rs::aead::{
-        Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM, AES_128_GCM_SIV, AES_256_GCM,
-        AES_256_GCM_SIV,
-    };
-    let (a, data_as_aad) = match alg {
-        Alg::Aes128Gcm => (&AES_128_GCM, false),
-        Alg::Aes256Gcm => (&AES_256_GCM, false),
-        Alg::Aes128GcmSiv => (&AES_128_GCM_SIV, false),
-        Alg::Aes256GcmSiv => (&AES_256_GCM_SIV, false),
-        Alg::Gmac => (&AES_128_GCM, true),
-        _ => return None,
-    };
-    let k = LessSafeKey::new(UnboundKey::new(a, &key(alg.key_len())).unwrap());
-    let mut buf = vec![0x5au8; size];
-    Some(match (op, data_as_aad) {
-        (Op::Encrypt, false) => cand("aws-lc-rs", move || {
-            let t = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(nonces.next()),
-                    Aad::empty(),
-                    &mut buf,
-                )
-                .unwrap();
-            let _ = std::hint::black_box(t);
-        }),
-        (Op::Encrypt, true) => cand("aws-lc-rs", move || {
-            let t = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(nonces.next()),
-                    Aad::from(&buf[..]),
-                    &mut [],
-                )
-                .unwrap();
-            let _ = std::hint::black_box(t);
-        }),
-        (Op::Decrypt, _) => {
-            let mut ct = buf.clone();
-            let tag = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(NONCE),
-                    Aad::empty(),
-                    &mut ct,
-                )
-                .unwrap();
-            ct.extend_from_slice(tag.as_ref());
-            let mut work = ct.clone();
-            cand("aws-lc-rs", move || {
-                work.copy_from_slice(&ct);
-                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work)
-                    .unwrap();
+/// ring and aws-lc-rs share one `aead` API (aws-lc-rs began as ring's fork) but not its
+/// types, so one body serves both, instantiated per crate.
+macro_rules! ring_api_cand {
+    ($fn_name:ident, $krate:ident, $label:literal, { $($alg:pat => $a:ident, $as_aad:expr;)* }) => {
+        fn $fn_name(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candidate> {
+            use $krate::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+            let (a, data_as_aad) = match alg {
+                $($alg => (&$krate::aead::$a, $as_aad),)*
+                _ => return None,
+            };
+            let k = LessSafeKey::new(UnboundKey::new(a, &key(alg.key_len())).unwrap());
+            let mut buf = vec![0x5au8; size];
+            Some(match (op, data_as_aad) {
+                (Op::Encrypt, false) => cand($label, move || {
+                    let t = k
+                        .seal_in_place_separate_tag(
+                            Nonce::assume_unique_for_key(nonces.next()),
+                            Aad::empty(),
+                            &mut buf,
+                        )
+                        .unwrap();
+                    let _ = std::hint::black_box(t);
+                }),
+                (Op::Encrypt, true) => cand($label, move || {
+                    let t = k
+                        .seal_in_place_separate_tag(
+                            Nonce::assume_unique_for_key(nonces.next()),
+                            Aad::from(&buf[..]),
+                            &mut [],
+                        )
+                        .unwrap();
+                    let _ = std::hint::black_box(t);
+                }),
+                (Op::Decrypt, _) => {
+                    let mut ct = buf.clone();
+                    let tag = k
+                        .seal_in_place_separate_tag(
+                            Nonce::assume_unique_for_key(NONCE),
+                            Aad::empty(),
+                            &mut ct,
+                        )
+                        .unwrap();
+                    ct.extend_from_slice(tag.as_ref());
+                    let mut work = ct.clone();
+                    cand($label, move || {
+                        work.copy_from_slice(&ct);
+                        k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work)
+                            .unwrap();
+                    })
+                }
             })
         }
-    })
+    };
 }
 
-fn ring_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candidate> {
-    use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_128_GCM, AES_256_GCM};
-    let (a, data_as_aad) = match alg {
-        Alg::Aes128Gcm => (&AES_128_GCM, false),
-        Alg::Aes256Gcm => (&AES_256_GCM, false),
-        Alg::Gmac => (&AES_128_GCM, true),
-        _ => return None,
-    };
-    let k = LessSafeKey::new(UnboundKey::new(a, &key(alg.key_len())).unwrap());
-    let mut buf = vec![0x5au8; size];
-    Some(match (op, data_as_aad) {
-        (Op::Encrypt, false) => cand("ring", move || {
-            let t = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(nonces.next()),
-                    Aad::empty(),
-                    &mut buf,
-                )
-                .unwrap();
-            let _ = std::hint::black_box(t);
-        }),
-        (Op::Encrypt, true) => cand("ring", move || {
-            let t = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(nonces.next()),
-                    Aad::from(&buf[..]),
-                    &mut [],
-                )
-                .unwrap();
-            let _ = std::hint::black_box(t);
-        }),
-        (Op::Decrypt, _) => {
-            let mut ct = buf.clone();
-            let tag = k
-                .seal_in_place_separate_tag(
-                    Nonce::assume_unique_for_key(NONCE),
-                    Aad::empty(),
-                    &mut ct,
-                )
-                .unwrap();
-            ct.extend_from_slice(tag.as_ref());
-            let mut work = ct.clone();
-            cand("ring", move || {
-                work.copy_from_slice(&ct);
-                k.open_in_place(Nonce::assume_unique_for_key(NONCE), Aad::empty(), &mut work)
-                    .unwrap();
-            })
-        }
-    })
-}
+ring_api_cand!(awslc_cand, aws_lc_rs, "aws-lc-rs", {
+    Alg::Aes128Gcm => AES_128_GCM, false;
+    Alg::Aes256Gcm => AES_256_GCM, false;
+    Alg::Aes128GcmSiv => AES_128_GCM_SIV, false;
+    Alg::Aes256GcmSiv => AES_256_GCM_SIV, false;
+    Alg::Gmac => AES_128_GCM, true;
+});
+
+ring_api_cand!(ring_cand, ring, "ring", {
+    Alg::Aes128Gcm => AES_128_GCM, false;
+    Alg::Aes256Gcm => AES_256_GCM, false;
+    Alg::Gmac => AES_128_GCM, true;
+});
 
 fn rustcrypto_cand(alg: Alg, op: Op, size: usize, mut nonces: Nonces) -> Option<Candidate> {
     macro_rules! aead_cand {
