@@ -87,7 +87,7 @@ impl<V: Simd> Sums<V> {
 
     /// Each lane's reduced product from sums with the true middle term.
     #[inline(always)]
-    fn reduce_lanes_true_mid(self) -> V {
+    pub(super) fn reduce_lanes_true_mid(self) -> V {
         // K = x^63 + x^62 + x^57 in the low qword of every lane.
         let k = V::from_u128(self.lo.cpu(), 0xc200_0000_0000_0000);
         let m = self.mid.xor3(self.lo.swap64(), self.lo.clmul::<0x00>(k));

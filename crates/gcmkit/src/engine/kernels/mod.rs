@@ -12,7 +12,8 @@
 //! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
 //! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
 //! (stitched pass, whole message, small messages), `gcm_one` (a one-block message without
-//! AAD), `siv` (fused small AES-GCM-SIV).
+//! AAD), `polyval` (POLYVAL of a long input as its own pass), `siv` (fused small
+//! AES-GCM-SIV).
 //!
 //! # GHASH and POLYVAL with carry-less multiplication
 //! Field elements are in POLYVAL order (see `field`): a 128-bit lane holds the element
@@ -56,6 +57,7 @@ pub(crate) mod gather;
 pub(crate) mod gcm;
 pub(crate) mod gcm_one;
 pub(crate) mod ghash;
+pub(crate) mod polyval;
 pub(crate) mod siv;
 
 pub(crate) use siv::SIV2015_SMALL_DATA;

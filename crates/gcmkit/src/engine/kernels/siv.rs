@@ -8,6 +8,7 @@ use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
 use super::gcm::stitched;
 use super::ghash::{absorb_padded, fill_key_powers, hash_block, hash_update, load_block, mul};
 use super::ghash::{powers, Sums, Table};
+use super::polyval::polyval_bulk;
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
@@ -345,7 +346,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let mut acc = 0u128;
     hash_update::<V, MAXW>(cpu, &hk, &mut acc, aad);
     match received {
-        None => hash_update::<V, MAXW>(cpu, &hk, &mut acc, io.src()),
+        None => polyval_bulk::<V, MAXW>(cpu, &hk, &mut acc, io.src()),
         Some(t) => {
             // The stitched pass takes its round keys from memory: a stack copy of the
             // registers' schedule, wiped on drop (`RoundKeys`).
