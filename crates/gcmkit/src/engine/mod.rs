@@ -489,12 +489,14 @@ impl Kernels {
         let y0 = match start {
             SmallStart::Iv96(iv) => {
                 if kernels::gcm_few::few_fits(aad.len(), len) {
-                    // Two entry points, not one with a flag: each direction's code stays
-                    // compact. The tag comes back in two registers.
-                    let t = if decrypt {
-                        self.gcm_few_open_kernel(keys, h, iv, aad, data.reborrow())
-                    } else {
-                        self.gcm_few_seal_kernel(keys, h, iv, aad, data.reborrow())
+                    // Entry points per direction and for one block or more, not one with
+                    // flags: each stays compact. The tag comes back in two registers.
+                    let io = data.reborrow();
+                    let t = match (decrypt, kernels::gcm_few::one_block(len)) {
+                        (false, true) => self.gcm_one_seal_kernel(keys, h, iv, aad, io),
+                        (true, true) => self.gcm_one_open_kernel(keys, h, iv, aad, io),
+                        (false, false) => self.gcm_few_seal_kernel(keys, h, iv, aad, io),
+                        (true, false) => self.gcm_few_open_kernel(keys, h, iv, aad, io),
                     };
                     return t.map(u128::to_le_bytes);
                 }
