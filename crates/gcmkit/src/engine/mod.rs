@@ -472,9 +472,9 @@ impl Kernels {
     /// Whole AES-GCM (tag before truncation) of a small message in one kernel call, or
     /// `None` if the engine has no such kernel or the message is too large for it. The one
     /// entry for both small kernels, chosen by the (public) lengths: under a 96-bit IV, up
-    /// to four blocks with up to one block of AAD in `kernels::gcm_few` (no block count,
-    /// AAD loop or table index to work out per call); else, up to `gcm::SMALL_DATA` bytes,
-    /// the general `kernels::gcm::gcm_small`.
+    /// to four blocks with up to one block of AAD in `kernels::gcm_few` (one block without
+    /// AAD in `kernels::gcm_one`; no block count, AAD loop or table index to work out per
+    /// call); else, up to `gcm::SMALL_DATA` bytes, the general `kernels::gcm::gcm_small`.
     #[inline(always)]
     pub(crate) fn gcm_small(
         self,
@@ -488,15 +488,22 @@ impl Kernels {
         let len = data.dst().len();
         let y0 = match start {
             SmallStart::Iv96(iv) => {
+                // Entry points per direction and shape, not one with flags: each stays
+                // compact. The tag comes back in two registers.
+                let io = data.reborrow();
+                if kernels::gcm_one::one_fits(aad.len(), len) {
+                    let t = if decrypt {
+                        self.gcm_one_open_kernel(keys, h, iv, io)
+                    } else {
+                        self.gcm_one_seal_kernel(keys, h, iv, io)
+                    };
+                    return t.map(u128::to_le_bytes);
+                }
                 if kernels::gcm_few::few_fits(aad.len(), len) {
-                    // Entry points per direction and for one block or more, not one with
-                    // flags: each stays compact. The tag comes back in two registers.
-                    let io = data.reborrow();
-                    let t = match (decrypt, kernels::gcm_few::one_block(len)) {
-                        (false, true) => self.gcm_one_seal_kernel(keys, h, iv, aad, io),
-                        (true, true) => self.gcm_one_open_kernel(keys, h, iv, aad, io),
-                        (false, false) => self.gcm_few_seal_kernel(keys, h, iv, aad, io),
-                        (true, false) => self.gcm_few_open_kernel(keys, h, iv, aad, io),
+                    let t = if decrypt {
+                        self.gcm_few_open_kernel(keys, h, iv, aad, io)
+                    } else {
+                        self.gcm_few_seal_kernel(keys, h, iv, aad, io)
                     };
                     return t.map(u128::to_le_bytes);
                 }

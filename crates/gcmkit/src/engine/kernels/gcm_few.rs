@@ -39,12 +39,6 @@ pub(crate) fn few_fits(aad_len: usize, len: usize) -> bool {
     aad_len <= FEW_AAD && len.wrapping_sub(1) < FEW_DATA
 }
 
-/// Whether a message that [`few_fits`] is one block (`gcm_few::<_, _, true>`).
-#[inline(always)]
-pub(crate) fn one_block(len: usize) -> bool {
-    len <= 16
-}
-
 /// Whole AES-GCM of a message that [`few_fits`] (a larger one is an internal error: a
 /// panic on a slice bound, never memory outside it), encryption or (`DEC`) decryption,
 /// from `io`'s source into its destination or in place, with the GHASH key `key` (at
@@ -52,12 +46,13 @@ pub(crate) fn one_block(len: usize) -> bool {
 /// integer of its 16 bytes (in two registers, not through memory); a decryption returns
 /// the tag of its ciphertext, which the caller compares.
 ///
-/// `ONE`: the message is one block ([`one_block`]), a separate entry point: with the
-/// block count's dispatch and the four-block form's registers in the same function, a
-/// 16-byte message paid a prologue of five pushes and the dispatch (AES-128-GCM at 16 B:
-/// 36-39 -> 42-45 cycles, avx512, docs/perf/cycles-intel-f6-m207.md).
+/// A one-block message without AAD takes `gcm_one` instead: this kernel's B = 1 form,
+/// in the same function as the four-block form (its registers: a prologue of five
+/// pushes) and behind the block count's dispatch, measured 40-45 cycles for
+/// AES-128-GCM at 16 B against `gcm_one`'s 36-39 (avx512,
+/// docs/perf/cycles-intel-f6-m207.md).
 #[inline(always)]
-pub(crate) fn gcm_few<V: Simd, const DEC: bool, const ONE: bool>(
+pub(crate) fn gcm_few<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -67,15 +62,15 @@ pub(crate) fn gcm_few<V: Simd, const DEC: bool, const ONE: bool>(
 ) -> u128 {
     // The round count and the block count are public (the key size, the length).
     match rk.rounds() {
-        10 => blocks::<V, 10, DEC, ONE>(cpu, rk, key, iv, aad, io),
-        12 => blocks::<V, 12, DEC, ONE>(cpu, rk, key, iv, aad, io),
-        _ => blocks::<V, 14, DEC, ONE>(cpu, rk, key, iv, aad, io),
+        10 => blocks::<V, 10, DEC>(cpu, rk, key, iv, aad, io),
+        12 => blocks::<V, 12, DEC>(cpu, rk, key, iv, aad, io),
+        _ => blocks::<V, 14, DEC>(cpu, rk, key, iv, aad, io),
     }
 }
 
 /// [`gcm_few`] with `R` AES rounds: the block count.
 #[inline(always)]
-fn blocks<V: Simd, const R: usize, const DEC: bool, const ONE: bool>(
+fn blocks<V: Simd, const R: usize, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -83,11 +78,9 @@ fn blocks<V: Simd, const R: usize, const DEC: bool, const ONE: bool>(
     aad: &[u8],
     io: Data<'_>,
 ) -> u128 {
-    if ONE {
-        return few::<V, R, 1, DEC>(cpu, rk, key, iv, aad, io);
-    }
     match io.len().div_ceil(16) {
-        0..=2 => few::<V, R, 2, DEC>(cpu, rk, key, iv, aad, io),
+        0 | 1 => few::<V, R, 1, DEC>(cpu, rk, key, iv, aad, io),
+        2 => few::<V, R, 2, DEC>(cpu, rk, key, iv, aad, io),
         3 => few::<V, R, 3, DEC>(cpu, rk, key, iv, aad, io),
         _ => few::<V, R, 4, DEC>(cpu, rk, key, iv, aad, io),
     }
@@ -141,11 +134,15 @@ fn few<V: Simd, const R: usize, const B: usize, const DEC: bool>(
     for (i, x) in s.iter_mut().enumerate() {
         *x = w0.xor(V::Block::from_u128(bc, ((1 ^ (2 + i)) as u128) << 120));
     }
+    // The chains interleaved round by round (`pin`, as the stitched loop): left to
+    // itself, the compiler sank E(K, Y0)'s rounds below the output's stores, so its chain
+    // started one decode window late and the tag waited for it (AES-128-GCM at 16 B,
+    // avx512: 64 B decrypt_into 58-62 -> 57-61 cycles).
     for r in &k[1..R] {
         let r = V::Block::load(bc, r);
-        e = e.aesenc(r);
+        e = e.aesenc(r).pin();
         for x in s.iter_mut() {
-            *x = x.aesenc(r);
+            *x = x.aesenc(r).pin();
         }
     }
     let kl = V::Block::load(bc, &k[R]);
