@@ -278,53 +278,59 @@ fn aad_lengths_cross_every_boundary() {
     }
 }
 
-/// Messages of 0 to 20 bytes without AAD under a 96-bit IV (the one-block kernel's shape,
-/// and the lengths on either side of it), every key size, every tag length: each engine's
+/// Messages of 0 to 80 bytes with AAD of 0 to 33 bytes under a 96-bit IV (the few-block
+/// kernel's shape, up to four blocks and one block of AAD, and the lengths on either side
+/// of it: 16/32/48/64 B and 16 B of AAD), every key size, every tag length: each engine's
 /// ciphertext and truncated tag equal the portable engine's, both in-place and
 /// out-of-place decryptions take them back, and a forged tag is refused with the output
 /// zeroed.
 #[test]
-fn one_block_messages_without_aad() {
+fn few_block_messages_with_and_without_aad() {
     for (i, key_len) in [16usize, 24, 32].into_iter().enumerate() {
-        for len in 0..=20 {
-            let seed = (100 * i + len) as u64;
-            check_all(len, 0, len % 61, 12, key_len, seed);
-            let (key, iv, pt) = (data(key_len, seed), data(12, seed + 1), data(len, seed + 3));
-            for tag_len in [4, 8, 12, 13, 14, 15, 16] {
-                let reference = AesGcm::with_engine(&key, Engine::Portable)
-                    .unwrap()
-                    .with_tag_len(tag_len)
-                    .unwrap()
-                    .encrypt(&iv, &pt, b"")
-                    .unwrap();
-                for e in engines() {
-                    let gcm = AesGcm::with_engine(&key, e)
+        for len in 0..=80 {
+            for aad_len in [0usize, 1, 5, 13, 15, 16, 17, 33] {
+                let seed = (10000 * i + 100 * len + aad_len) as u64;
+                check_all(len, aad_len, (len + aad_len) % 61, 12, key_len, seed);
+                let (key, iv, pt) = (data(key_len, seed), data(12, seed + 1), data(len, seed + 3));
+                let aad = data(aad_len, seed + 2);
+                let aad = &aad[..];
+                for tag_len in [4, 8, 12, 13, 14, 15, 16] {
+                    let reference = AesGcm::with_engine(&key, Engine::Portable)
                         .unwrap()
                         .with_tag_len(tag_len)
+                        .unwrap()
+                        .encrypt(&iv, &pt, aad)
                         .unwrap();
-                    let what = format!("{e:?} len {len} key {key_len} tag {tag_len}");
-                    let mut buf = pt.clone();
-                    let tag = gcm.encrypt_in_place_detached(&iv, b"", &mut buf).unwrap();
-                    assert_eq!(buf, reference[..len], "{what}");
-                    assert_eq!(tag.as_ref(), &reference[len..], "{what}");
-                    let mut out = vec![0u8; len];
-                    gcm.decrypt_into(&iv, &reference, b"", &mut out).unwrap();
-                    assert_eq!(out, pt, "{what}");
-                    gcm.decrypt_in_place_detached(&iv, b"", &mut buf, tag.as_ref())
-                        .unwrap();
-                    assert_eq!(buf, pt, "{what}");
-                    let mut forged = reference.clone();
-                    forged[len + tag_len - 1] ^= 0x80;
-                    let mut out = vec![0x55u8; len];
-                    assert!(
-                        gcm.decrypt_into(&iv, &forged, b"", &mut out).is_err(),
-                        "{what}"
-                    );
-                    assert!(out.iter().all(|&x| x == 0), "{what}");
-                    let mut buf = forged[..len].to_vec();
-                    let r = gcm.decrypt_in_place_detached(&iv, b"", &mut buf, &forged[len..]);
-                    assert!(r.is_err(), "{what}");
-                    assert!(buf.iter().all(|&x| x == 0), "{what}");
+                    for e in engines() {
+                        let gcm = AesGcm::with_engine(&key, e)
+                            .unwrap()
+                            .with_tag_len(tag_len)
+                            .unwrap();
+                        let what =
+                            format!("{e:?} len {len} aad {aad_len} key {key_len} tag {tag_len}");
+                        let mut buf = pt.clone();
+                        let tag = gcm.encrypt_in_place_detached(&iv, aad, &mut buf).unwrap();
+                        assert_eq!(buf, reference[..len], "{what}");
+                        assert_eq!(tag.as_ref(), &reference[len..], "{what}");
+                        let mut out = vec![0u8; len];
+                        gcm.decrypt_into(&iv, &reference, aad, &mut out).unwrap();
+                        assert_eq!(out, pt, "{what}");
+                        gcm.decrypt_in_place_detached(&iv, aad, &mut buf, tag.as_ref())
+                            .unwrap();
+                        assert_eq!(buf, pt, "{what}");
+                        let mut forged = reference.clone();
+                        forged[len + tag_len - 1] ^= 0x80;
+                        let mut out = vec![0x55u8; len];
+                        assert!(
+                            gcm.decrypt_into(&iv, &forged, aad, &mut out).is_err(),
+                            "{what}"
+                        );
+                        assert!(out.iter().all(|&x| x == 0), "{what}");
+                        let mut buf = forged[..len].to_vec();
+                        let r = gcm.decrypt_in_place_detached(&iv, aad, &mut buf, &forged[len..]);
+                        assert!(r.is_err(), "{what}");
+                        assert!(buf.iter().all(|&x| x == 0), "{what}");
+                    }
                 }
             }
         }

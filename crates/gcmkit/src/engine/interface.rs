@@ -69,15 +69,25 @@ macro_rules! kernel_list {
             [gcm_small_open_kernel] fn gcm_small_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
                 = crate::engine::kernels::gcm::gcm_small::<V, true>,
                 portable {};
-            /// AES-GCM encryption of a one-block message without AAD (see `Kernels::gcm_one`).
+            /// AES-GCM encryption of a one-block message without AAD (see `Kernels::gcm_small`).
             [gcm_one_seal_kernel #[inline(always)]] fn gcm_one_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
                 portable {};
-            /// AES-GCM decryption of a one-block message without AAD (see `Kernels::gcm_one`).
-            /// Both methods inlined into `Kernels::gcm_one`: out of line, the decryption's
-            /// was a call of its own, its `Option` returned through memory.
+            /// AES-GCM decryption of a one-block message without AAD (see `Kernels::gcm_small`).
             [gcm_one_open_kernel #[inline(always)]] fn gcm_one_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
+                portable {};
+            /// AES-GCM encryption of up to four blocks with up to one block of AAD (see
+            /// `Kernels::gcm_small`).
+            [gcm_few_seal_kernel #[inline(always)]] fn gcm_few_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_few::gcm_few::<V, false>,
+                portable {};
+            /// AES-GCM decryption of up to four blocks with up to one block of AAD (see
+            /// `Kernels::gcm_small`). The four methods are inlined into `Kernels::gcm_small`:
+            /// out of line, a decryption's was a call of its own, its `Option` returned
+            /// through memory.
+            [gcm_few_open_kernel #[inline(always)]] fn gcm_few_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_few::gcm_few::<V, true>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>

@@ -251,6 +251,14 @@ pub(crate) struct CtrStart {
     pub(crate) block: [u8; 16],
 }
 
+/// Where a small AES-GCM message's counter starts (`Kernels::gcm_small`): a 96-bit IV,
+/// which the few-block kernel takes whole, or a Y0 already derived (any IV length).
+#[derive(Clone, Copy)]
+pub(crate) enum SmallStart<'a> {
+    Iv96(&'a [u8; 12]),
+    Y0(&'a [u8; 16]),
+}
+
 /// GCM's pre-counter block Y0, borrowed from the mode, and how its counter advances: the
 /// whole-message kernel's start. By reference, not copied into a [`CtrStart`]: the mode
 /// builds Y0 piecewise (IV, then the counter word), and the 16-byte reload of such a copy
@@ -461,56 +469,60 @@ impl Kernels {
         k
     }
 
-    /// Whole AES-GCM (tag before truncation) in one call for small inputs, or `None` if the
-    /// engine has no small-input kernel or the input is too large for it.
+    /// Whole AES-GCM (tag before truncation) of a small message in one kernel call, or
+    /// `None` if the engine has no such kernel or the message is too large for it. The one
+    /// entry for both small kernels, chosen by the (public) lengths: under a 96-bit IV, up
+    /// to four blocks with up to one block of AAD in `kernels::gcm_few` (one block without
+    /// AAD in `kernels::gcm_one`; no block count, AAD loop or table index to work out per
+    /// call); else, up to `gcm::SMALL_DATA` bytes, the general `kernels::gcm::gcm_small`.
     #[inline(always)]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        y0: &[u8; 16],
+        start: SmallStart<'_>,
         aad: &[u8],
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        let fits = kernels::gcm::small_fits(aad.len(), data.dst().len());
+        let len = data.dst().len();
+        let y0 = match start {
+            SmallStart::Iv96(iv) => {
+                // Entry points per direction and shape, not one with flags: each stays
+                // compact. The tag comes back in two registers.
+                let io = data.reborrow();
+                if kernels::gcm_one::one_fits(aad.len(), len) {
+                    let t = if decrypt {
+                        self.gcm_one_open_kernel(keys, h, iv, io)
+                    } else {
+                        self.gcm_one_seal_kernel(keys, h, iv, io)
+                    };
+                    return t.map(u128::to_le_bytes);
+                }
+                if kernels::gcm_few::few_fits(aad.len(), len) {
+                    let t = if decrypt {
+                        self.gcm_few_open_kernel(keys, h, iv, aad, io)
+                    } else {
+                        self.gcm_few_seal_kernel(keys, h, iv, aad, io)
+                    };
+                    return t.map(u128::to_le_bytes);
+                }
+                crate::spec::gcm::iv96_block(iv, 1)
+            }
+            SmallStart::Y0(y0) => *y0,
+        };
         // Y0 by value, in registers (see the kernel); from the source into the destination
         // in the kernel's one pass (a copy first was a `memcpy` call per message).
-        if !fits {
+        if !kernels::gcm::small_fits(aad.len(), len) {
             return None;
         }
-        let y0 = u128::from_le_bytes(*y0);
-        // Two entry points, not one with a flag: each direction's code stays compact.
+        let y0 = u128::from_le_bytes(y0);
         // (No `fits.then(|| ...)`: the closure stayed a function of its own on the
         // decryption's path, the tag passing through its frame: about 25 cycles at 16 B.)
         if decrypt {
             self.gcm_small_open_kernel(keys, h, y0, aad, data.reborrow())
         } else {
             self.gcm_small_seal_kernel(keys, h, y0, aad, data.reborrow())
-        }
-    }
-
-    /// Whole AES-GCM (the full tag, as the little-endian integer of its bytes) of a
-    /// message of 1 to 16 bytes without AAD under a 96-bit IV, in one kernel call, or
-    /// `None` if the message is of another shape or the engine has no such kernel
-    /// (`kernels::gcm_one`: no block count, AAD or table index to work out per call).
-    #[inline(always)]
-    pub(crate) fn gcm_one(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        iv: &[u8; 12],
-        aad: &[u8],
-        data: &mut Data<'_>,
-        decrypt: bool,
-    ) -> Option<u128> {
-        if !kernels::gcm_one::one_fits(aad.len(), data.dst().len()) {
-            return None;
-        }
-        if decrypt {
-            self.gcm_one_open_kernel(keys, h, iv, data.reborrow())
-        } else {
-            self.gcm_one_seal_kernel(keys, h, iv, data.reborrow())
         }
     }
 

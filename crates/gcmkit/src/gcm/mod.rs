@@ -21,7 +21,7 @@ pub use incremental::IncrementalGmac;
 pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine, Kernels};
+use crate::engine::{Counter, Data, Engine, Kernels, SmallStart};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
@@ -197,17 +197,6 @@ impl GcmKey {
         self.seal_data(iv, aad, Data::InPlace(buf))
     }
 
-    /// A message of 1 to 16 bytes without AAD under a 96-bit IV, whole in the engine's
-    /// one-block kernel: the full tag as the little-endian integer of its bytes, or `None`
-    /// (another shape, or no such kernel). As for [`Self::small96`], no check can fail
-    /// for such a message.
-    #[inline(always)]
-    fn one96(&self, iv: &[u8], aad: &[u8], data: &mut Data<'_>, decrypt: bool) -> Option<u128> {
-        let iv = <&[u8; 12]>::try_from(iv).ok()?;
-        self.engine
-            .gcm_one(&self.aes, &self.h, iv, aad, data, decrypt)
-    }
-
     /// A message with a 96-bit IV that the engine's fused small-message kernel takes,
     /// whole in that one call (the full tag), or `None` (another IV length, a larger
     /// message, or no such kernel). Such a message is within every limit and its IV
@@ -223,13 +212,9 @@ impl GcmKey {
         data: &mut Data<'_>,
         decrypt: bool,
     ) -> Option<[u8; 16]> {
-        if let Some(t) = self.one96(iv, aad, data, decrypt) {
-            return Some(t.to_le_bytes());
-        }
         let iv = <&[u8; 12]>::try_from(iv).ok()?;
-        let y0 = iv96_block(iv, 1);
         self.engine
-            .gcm_small(&self.aes, &self.h, &y0, aad, data, decrypt)
+            .gcm_small(&self.aes, &self.h, SmallStart::Iv96(iv), aad, data, decrypt)
     }
 
     /// Encrypts in place or from a source into a destination; returns the full tag.
@@ -295,10 +280,14 @@ impl GcmKey {
         mut data: Data<'_>,
         decrypt: bool,
     ) -> [u8; 16] {
-        if let Some(t) = self
-            .engine
-            .gcm_small(&self.aes, &self.h, y0, aad, &mut data, decrypt)
-        {
+        if let Some(t) = self.engine.gcm_small(
+            &self.aes,
+            &self.h,
+            SmallStart::Y0(y0),
+            aad,
+            &mut data,
+            decrypt,
+        ) {
             return t;
         }
         let start = Self::start(iv, y0);
@@ -517,13 +506,13 @@ impl Core for AesGcm {
     // kernels). Inlined (as `mode_limits`), so that the checks `mode::seal` and
     // `mode::open` make before fold into the small-message path's.
     //
-    // A one-block message's tag is truncated on its own path: merged with the general
+    // A small message's tag is truncated on its own path: merged with the general
     // path's full tag (returned through memory) before the truncation, its 16 bytes went
     // through the stack, eight moves per call.
     #[inline]
     fn seal_data(&self, nonce: &[u8], aad: &[u8], mut data: Data<'_>) -> Result<Tag, Error> {
-        if let Some(full) = self.key.one96(nonce, aad, &mut data, false) {
-            return Ok(Tag::truncate(full.to_le_bytes(), self.tag_len));
+        if let Some(full) = self.key.small96(nonce, aad, &mut data, false) {
+            return Ok(Tag::truncate(full, self.tag_len));
         }
         let full = self.key.seal_data(nonce, aad, data)?;
         Ok(Tag::truncate(full, self.tag_len))

@@ -11,9 +11,9 @@
 //!
 //! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
 //! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
-//! (stitched pass, whole message, small messages), `gcm_one` (a one-block message without
-//! AAD), `polyval` (POLYVAL of a long input as its own pass), `siv` (fused small
-//! AES-GCM-SIV).
+//! (stitched pass, whole message, small messages), `gcm_one` (one block without AAD),
+//! `gcm_few` (up to four blocks, at most one of AAD; both under a 96-bit IV), `polyval`
+//! (POLYVAL of a long input as its own pass), `siv` (fused small AES-GCM-SIV).
 //!
 //! # GHASH and POLYVAL with carry-less multiplication
 //! Field elements are in POLYVAL order (see `field`): a 128-bit lane holds the element
@@ -55,6 +55,7 @@ pub(crate) mod aes;
 pub(crate) mod ctr;
 pub(crate) mod gather;
 pub(crate) mod gcm;
+pub(crate) mod gcm_few;
 pub(crate) mod gcm_one;
 pub(crate) mod ghash;
 pub(crate) mod polyval;
