@@ -13,7 +13,6 @@ use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
 use crate::field::{Flavor, HashKey, POWERS};
-use crate::secret::wipe::wipe_bytes;
 use crate::spec::{rfc8452, siv};
 
 /// The single-block vector of backend `V`.
@@ -451,9 +450,12 @@ fn encrypt_split<V: Simd>(
 }
 
 /// POLYVAL with one reduction of a message's last `m` blocks: `rest` (the data after its
-/// whole batches, at most m - 1 blocks, zero-padded) and the length block `lb`, block i
-/// times H^(m - i), `acc` added into the first. From a stack copy (wiped: it holds
-/// plaintext), so the partial block and the length block join the batch.
+/// whole batches, at most m - 1 blocks) and the length block `lb`, block i times
+/// H^(m - i), `acc` added into the first: the whole blocks as one batch (times
+/// H^(m - whole) after its reduction), the partial block and the length block as single
+/// products. (Through a zero-padded stack copy of the rest the batch was one call, but
+/// its 512 bytes grew the small kernel's frame, which it shares, and AES-256-GCM-SIV at
+/// 16 B measured 60-70 cycles slower at the same instruction count.)
 #[inline(always)]
 fn last_batch<V: Simd>(
     cpu: V::Cpu,
@@ -463,12 +465,32 @@ fn last_batch<V: Simd>(
     lb: &[u8; 16],
     m: usize,
 ) -> B<V> {
-    let mut buf = [0u8; 16 * POWERS];
-    buf[..rest.len()].copy_from_slice(rest);
-    buf[16 * (m - 1)..16 * m].copy_from_slice(lb);
-    let r = hash_batch::<V>(cpu, hk, Flavor::Polyval, acc, &buf, m);
-    wipe_bytes(&mut buf[..16 * m]);
-    r
+    let bc = V::block_cpu(cpu);
+    let whole = rest.len() / 16;
+    let tail = &rest[16 * whole..];
+    let mut sums = Sums::<B<V>>::zero(bc);
+    let mut first = acc;
+    // (A function, not a closure, for the products: closures do not inherit the entry
+    // point's target features.)
+    if whole > 0 {
+        let r = hash_batch::<V>(cpu, hk, Flavor::Polyval, first, rest, whole);
+        first = B::<V>::zero(bc);
+        mul_add_power::<V>(&mut sums, r, hk, m - whole);
+    }
+    if !tail.is_empty() {
+        let x = load_block::<V>(cpu, tail, Flavor::Polyval).xor(first);
+        first = B::<V>::zero(bc);
+        mul_add_power::<V>(&mut sums, x, hk, 2);
+    }
+    mul_add_power::<V>(&mut sums, B::<V>::load(bc, lb).xor(first), hk, 1);
+    sums.reduce()
+}
+
+/// Adds x·H^k (1 <= k <= `hk.count`) to `sums`.
+#[inline(always)]
+fn mul_add_power<V: Simd>(sums: &mut Sums<B<V>>, x: B<V>, hk: &HashKey, k: usize) {
+    let p = power::<V>(x.cpu(), hk, k);
+    sums.mul_add(x, p, p.xor(p.swap64()));
 }
 
 /// H^k (1 <= k <= `hk.count`) from the table.
