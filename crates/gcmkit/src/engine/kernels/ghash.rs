@@ -122,22 +122,29 @@ pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, k
     }
     // Vector j of the table: desc[POWERS - L(j + 1)..], lanes H^(L(j+1))..H^(Lj+1).
     let at = |j: usize| POWERS - l * (j + 1);
+    // Each vector's Karatsuba helper and the next step's broadcast (the newest vector's
+    // lane 0, its highest power) from the register that computed it, not reloaded from
+    // the table: the hash's first product waits for the highest vector and its helper,
+    // so each reload was a store-to-load round trip on AES-GCM-SIV's per-message chain.
+    let mut newest = V::load_elems(cpu, &key.desc[at(0)..]);
+    newest
+        .xor(newest.swap64())
+        .store_elems(&mut key.kara[at(0)..]);
+    let mut top = first[l - 1];
     let mut have = 1;
     while have < m {
-        let top = V::broadcast(
-            cpu,
-            V::Block::load_elems(V::block_cpu(cpu), &key.desc[at(have - 1)..]),
-        );
+        let top_v = V::broadcast(cpu, top);
         let upto = (2 * have).min(m);
         for j in 0..upto - have {
             let v = V::load_elems(cpu, &key.desc[at(j)..]);
-            mul_lanes(v, top).store_elems(&mut key.desc[at(have + j)..]);
+            newest = mul_lanes(v, top_v);
+            newest.store_elems(&mut key.desc[at(have + j)..]);
+            newest
+                .xor(newest.swap64())
+                .store_elems(&mut key.kara[at(have + j)..]);
         }
+        top = newest.lane0();
         have = upto;
-    }
-    for j in 0..m {
-        let v = V::load_elems(cpu, &key.desc[at(j)..]);
-        v.xor(v.swap64()).store_elems(&mut key.kara[at(j)..]);
     }
     key.count = m * l;
     wipe_vectors(&mut first);
