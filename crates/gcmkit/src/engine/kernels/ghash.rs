@@ -103,14 +103,20 @@ fn mul_lanes<V: Simd>(a: V, b: V) -> V {
     s.reduce_lanes()
 }
 
+/// All ones in one element: a vector loaded from `LANE_MASKS[LANE_MASK_AT - k..]` is all
+/// ones in lane k and zero elsewhere (k below 4, the widest vector's lanes).
+static LANE_MASKS: [u128; 7] = [0, 0, 0, u128::MAX, 0, 0, 0];
+const LANE_MASK_AT: usize = 3;
+
 /// H^1..H^count (count a multiple of `V::LANES`, at most `POWERS`) into `key`'s
 /// descending table and its Karatsuba helpers, `V::LANES` powers per multiply: the first
 /// vector holds H^L..H^1 (L = LANES, lane 0 the highest), and with vectors 0..m-1
 /// known, vector m + j = vector j times H^(mL) in every lane (doubling, as [`powers`]).
 /// For the 32 powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones
 /// instead of 31 single-block ones, which AES-GCM-SIV pays per message (its key changes
-/// with the nonce). Each vector is stored where the table wants it and read back from
-/// there (a load inside one earlier store, which the core forwards).
+/// with the nonce). Each vector is stored where the table wants it; the doubling steps
+/// read vectors 1.. back from there (a load inside one earlier store, which the core
+/// forwards) and vector 0 from its register.
 #[inline(always)]
 pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, key: &mut HashKey) {
     let l = V::LANES;
@@ -126,7 +132,14 @@ pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, k
     // lane 0, its highest power) from the register that computed it, not reloaded from
     // the table: the hash's first product waits for the highest vector and its helper,
     // so each reload was a store-to-load round trip on AES-GCM-SIV's per-message chain.
-    let mut newest = V::load_elems(cpu, &key.desc[at(0)..]);
+    // Vector 0 is assembled in registers too (lane k = H^(L-k), each block broadcast and
+    // masked to its lane): read back from the table, one wide load of the L narrow
+    // stores above cannot be forwarded and waits for them to reach the cache.
+    let v0 = (0..l).fold(V::zero(cpu), |v, k| {
+        let mask = V::load_elems(cpu, &LANE_MASKS[LANE_MASK_AT - k..]);
+        v.or(V::broadcast(cpu, first[l - 1 - k]).and(mask))
+    });
+    let mut newest = v0;
     newest
         .xor(newest.swap64())
         .store_elems(&mut key.kara[at(0)..]);
@@ -136,7 +149,11 @@ pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, k
         let top_v = V::broadcast(cpu, top);
         let upto = (2 * have).min(m);
         for j in 0..upto - have {
-            let v = V::load_elems(cpu, &key.desc[at(j)..]);
+            let v = if j == 0 {
+                v0
+            } else {
+                V::load_elems(cpu, &key.desc[at(j)..])
+            };
             newest = mul_lanes(v, top_v);
             newest.store_elems(&mut key.desc[at(have + j)..]);
             newest
