@@ -79,10 +79,19 @@ def _slow_source(tmp_path, key, n=8 << 20):
     return src, ct
 
 
+def _default_signals():
+    """In the child before exec: the signals under test at their default disposition,
+    whatever the runner inherited (`nohup` ignores SIGHUP, a shell without job control
+    ignores SIGINT in background jobs), so that what is tested is gcmkit's handling and
+    not the launch."""
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 def _start(tmp_path, body):
     out = tmp_path / "out"
     out.mkdir()
-    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(body)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(body)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
     return p, out
 
 
