@@ -5,23 +5,14 @@ decrypting each of them into one shared `bytearray`, beside both libraries' encr
 into one shared buffer; alternating in one process, fastest single call of ROUNDS x reps.
 Usage (under the timing lock): flock /tmp/gcmkit-timing.lock python3 decrypt_probe.py"""
 import os
-import time
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM as PycaAESGCM
 
 import gcmkit
+from probe_common import race
 
 ROUNDS = int(os.environ.get("ROUNDS", "10"))
 SIZES = [int(s) for s in os.environ.get("SIZES", str(1 << 20) + "," + str(8 << 20)).split(",")]
-
-
-def fastest(f, n):
-    best = float("inf")
-    for _ in range(n):
-        t = time.perf_counter_ns()
-        f()
-        best = min(best, time.perf_counter_ns() - t)
-    return best / 1e9
 
 
 def cases(g, p, nonce, size):
@@ -46,10 +37,7 @@ def main():
     for size in SIZES:
         calls = cases(g, p, nonce, size)
         reps = 6 if size > 1 << 20 else 30
-        best = {k: float("inf") for k in calls}
-        for _ in range(ROUNDS):
-            for k, f in calls.items():
-                best[k] = min(best[k], fastest(f, reps))
+        best = race(calls, ROUNDS, reps)
         for k, t in best.items():
             print(f"{size >> 10:5} KiB {k:26} {size / t / 1e9:6.2f} GB/s {t * 1e6:8.1f} us")
 

@@ -3,28 +3,14 @@
 into a fresh `bytearray` per call, and `decrypt`/`decrypt_into`, beside pyca/cryptography's
 `_into` forms, alternating in one process. Prints the fastest single call of ROUNDS x reps.
 Usage (under the timing lock): flock /tmp/gcmkit-timing.lock python3 into_probe.py"""
-import ctypes
 import os
-import time
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM as PycaAESGCM
 
 import gcmkit
+from probe_common import address, race
 
 ROUNDS = int(os.environ.get("ROUNDS", "10"))
-
-
-def address(buf):
-    return ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
-
-
-def fastest(f, n):
-    best = float("inf")
-    for _ in range(n):
-        t = time.perf_counter_ns()
-        f()
-        best = min(best, time.perf_counter_ns() - t)
-    return best / 1e9
 
 
 def cases(g, p, nonce, size):
@@ -54,10 +40,7 @@ def main():
     for size in (1 << 20, 8 << 20):
         calls = cases(g, p, nonce, size)
         reps = 6 if size > 1 << 20 else 30
-        best = {k: float("inf") for k in calls}
-        for _ in range(ROUNDS):
-            for k, f in calls.items():
-                best[k] = min(best[k], fastest(f, reps))
+        best = race(calls, ROUNDS, reps)
         for k, t in best.items():
             print(f"{size >> 20} MiB {k:32} {size / t / 1e9:6.2f} GB/s {t * 1e6:8.1f} us")
 

@@ -2,15 +2,10 @@
 library (gcmkit, pyca), alternating in one process; fastest of 10 x 30 calls. Shows the
 two speeds a 1 MiB call runs at by the buffer's physical placement (docs/perf/python-into.md).
 Usage: flock /tmp/gcmkit-timing.lock python3 placement_probe.py"""
-import ctypes, os, time
+import os
 import gcmkit
+from probe_common import address, race
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM as P
-def addr(b): return ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b))
-def best(f, n):
-    m = float("inf")
-    for _ in range(n):
-        t = time.perf_counter_ns(); f(); m = min(m, time.perf_counter_ns() - t)
-    return m / 1e9
 key, nonce = os.urandom(16), os.urandom(12)
 g, p = gcmkit.AESGCM(key), P(key)
 size = 1 << 20
@@ -18,14 +13,12 @@ data = os.urandom(size); ia = (id(data) + 32)
 print("in %64", ia % 64, "%4096", ia % 4096)
 keep = []; cases = {}
 for off in (0, 16, 32, 48, 48 + 1024, 48 + 2048, 2576):
-    raw = bytearray(size + 16 + 8192); s = (-addr(raw)) % 4096 + off
+    raw = bytearray(size + 16 + 8192); s = (-address(raw)) % 4096 + off
     v = memoryview(raw)[s:s + size + 16]; keep.append(raw)
     cases[f"g out page+{off}"] = (lambda v=v: g.encrypt_into(nonce, data, None, v))
-    raw2 = bytearray(size + 16 + 8192); s2 = (-addr(raw2)) % 4096 + off
+    raw2 = bytearray(size + 16 + 8192); s2 = (-address(raw2)) % 4096 + off
     v2 = memoryview(raw2)[s2:s2 + size + 16]; keep.append(raw2)
     cases[f"p out page+{off}"] = (lambda v=v2: p.encrypt_into(nonce, data, None, v))
 cases["g encrypt"] = lambda: g.encrypt(nonce, data, None)
-r = {k: float("inf") for k in cases}
-for _ in range(10):
-    for k, f in cases.items(): r[k] = min(r[k], best(f, 30))
+r = race(cases, 10, 30)
 for k, t in r.items(): print(f"{k:22} {size/t/1e9:6.2f} GB/s")
