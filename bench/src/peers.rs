@@ -106,6 +106,34 @@ fn key(len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// An AEAD mode's candidate: encryption in place under `nonces`, or decryption in place of
+/// one fixed ciphertext (restored before each call, so every call checks a valid tag).
+fn aead_cand<C: AeadMode + 'static>(
+    c: C,
+    op: Op,
+    name: String,
+    mut buf: Vec<u8>,
+    mut nonces: Nonces,
+) -> Candidate {
+    match op {
+        Op::Encrypt => cand(name, move || {
+            let t = c
+                .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
+                .unwrap();
+            std::hint::black_box(t);
+        }),
+        Op::Decrypt => {
+            let mut ct = buf.clone();
+            let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
+            cand(name, move || {
+                buf.copy_from_slice(&ct);
+                c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
+                    .unwrap();
+            })
+        }
+    }
+}
+
 /// gcmkit on one engine.
 fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> Candidate {
     let k = key(alg.key_len());
@@ -114,43 +142,11 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
     match alg {
         Alg::Aes128Gcm | Alg::Aes256Gcm => {
             let c = gcmkit::AesGcm::with_engine(&k, e).unwrap();
-            match op {
-                Op::Encrypt => cand(name, move || {
-                    let t = c
-                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
-                        .unwrap();
-                    std::hint::black_box(t);
-                }),
-                Op::Decrypt => {
-                    let mut ct = buf.clone();
-                    let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
-                    cand(name, move || {
-                        buf.copy_from_slice(&ct);
-                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
-                            .unwrap();
-                    })
-                }
-            }
+            aead_cand(c, op, name, buf, nonces)
         }
         Alg::Aes128GcmSiv | Alg::Aes256GcmSiv => {
             let c = gcmkit::AesGcmSiv::with_engine(&k, e).unwrap();
-            match op {
-                Op::Encrypt => cand(name, move || {
-                    let t = c
-                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
-                        .unwrap();
-                    std::hint::black_box(t);
-                }),
-                Op::Decrypt => {
-                    let mut ct = buf.clone();
-                    let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
-                    cand(name, move || {
-                        buf.copy_from_slice(&ct);
-                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
-                            .unwrap();
-                    })
-                }
-            }
+            aead_cand(c, op, name, buf, nonces)
         }
         Alg::Gmac => {
             let m = gcmkit::Gmac::with_engine(&k, e).unwrap();
@@ -180,23 +176,7 @@ fn gcmkit_cand(alg: Alg, op: Op, size: usize, e: Engine, mut nonces: Nonces) -> 
                 e,
             )
             .unwrap();
-            match op {
-                Op::Encrypt => cand(name, move || {
-                    let t = c
-                        .encrypt_in_place_detached(&nonces.next(), b"", &mut buf)
-                        .unwrap();
-                    std::hint::black_box(t);
-                }),
-                Op::Decrypt => {
-                    let mut ct = buf.clone();
-                    let tag = c.encrypt_in_place_detached(&NONCE, b"", &mut ct).unwrap();
-                    cand(name, move || {
-                        buf.copy_from_slice(&ct);
-                        c.decrypt_in_place_detached(&NONCE, b"", &mut buf, tag.as_ref())
-                            .unwrap();
-                    })
-                }
-            }
+            aead_cand(c, op, name, buf, nonces)
         }
         Alg::Ctr => {
             let c = gcmkit::hazmat::AesCtr32::new(&k, e).unwrap();
