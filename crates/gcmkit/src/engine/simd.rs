@@ -185,8 +185,9 @@ pub(crate) trait Simd: Copy {
     /// `self`, unchanged, at this point of the instruction stream: the compiler may not
     /// move the computation of `self` after it, nor what uses the result before it. The
     /// stitched loop calls it once per round on each AES state so the N chains stay
-    /// interleaved round by round; the default does nothing (a backend whose register
-    /// file is small enough for the compiler to regroup the chains overrides it).
+    /// interleaved round by round; the default does nothing. `Xmm` overrides it (with 16
+    /// registers the compiler regrouped the chains) and `Zmm` too (the compiler put the
+    /// whole hash first, then the chains one after another).
     #[inline(always)]
     fn pin(self) -> Self {
         self

@@ -211,6 +211,16 @@ impl Simd for Zmm {
         // the address.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
     }
+    /// Pinned as `Xmm`'s: left free, the compiler scheduled the stitched batch as the
+    /// whole hash first and then the eight AES chains one after another (ten dependent
+    /// rounds each), which leaves the out-of-order core to find the chains' parallelism
+    /// past a window of 80 hash operations.
+    #[inline(always)]
+    fn pin(self) -> Self {
+        // SAFETY: `self` carries the avx512 token (AVX-512F detected), which `pin512`
+        // needs.
+        Zmm(unsafe { pin512(self.0) }, self.1)
+    }
     #[inline(always)]
     fn load_partial(cpu: avx512::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 64);
@@ -240,4 +250,25 @@ impl Simd for Zmm {
         and(x, o) => _mm512_and_si512(x, o);
         or(x, o) => _mm512_or_si512(x, o);
     }
+}
+
+/// `Simd::pin` of a 512-bit register: an empty `asm!` naming it (a `zmm_reg` operand needs
+/// AVX-512F enabled where the `asm!` is written, hence this function). The `asm!` is not
+/// `pure`, so the compiler keeps these in program order: the rounds stay interleaved.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn pin512(mut x: __m512i) -> __m512i {
+    // SAFETY: the template is empty: it reads and writes nothing but names `x`'s register,
+    // which it leaves unchanged; the caller guarantees AVX-512F.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} */",
+            inout(zmm_reg) x,
+            options(nomem, nostack, preserves_flags)
+        )
+    };
+    x
 }
