@@ -370,23 +370,10 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // and 1500 B is 5 batches and 220 B of rest instead of 2 and 476 B).
             // Measured (local harness, avx512, alternated, decrypt_into): 576 B 921-927
             // -> 667-714 cycles, 1500 B 1105-1255 -> 916-969 (with the powers above).
+            let io = io.reborrow();
             if half {
-                // The whole batches stitched; the rest and the length block below, hashed
-                // with one reduction (`decrypt_tail`).
-                let done = len - len % (16 * HALF * V::LANES);
-                let m = (len - done).div_ceil(16) + 1;
-                if m <= w {
-                    let head = io.range(0, done);
-                    stitched::<V, HALF, MAXW>(cpu, &rk, &hk, start, &mut acc, head, Hash::Output);
-                    let first = B::<V>::from_u128(bc, u128::from_le_bytes(start.block));
-                    let rest = io.tail(done);
-                    let ctr = (first, done / 16);
-                    return decrypt_tail::<V>(cpu, &hk, ek, nonce, acc, ctr, rest, &lb);
-                }
-                let io = io.reborrow();
                 stitched::<V, HALF, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
             } else {
-                let io = io.reborrow();
                 stitched::<V, N, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
             }
         }
@@ -402,71 +389,6 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
         ctr_wide::<V>(cpu, ek, tag.or(first), 0, io);
     }
     tag.to_u128().to_le_bytes()
-}
-
-/// The end of [`siv_bulk`]'s short decryption after its stitched batches: CTR over the
-/// `rest` after them (fewer blocks than a batch, `skip` blocks into the message; `first`
-/// is its first counter block), then POLYVAL of the rest's plaintext and the length block
-/// `lb` as one batch of m = blocks + 1 products with one reduction (block i times
-/// H^(m - i), `acc` added into the first; the caller guarantees m <= `hk.count`), then
-/// the tag of the plaintext. Through `hash_update` and `hash_block` these were two
-/// reductions in a row on the message's last chain (last keystream -> hash -> tag ->
-/// compare), the length block's multiply waiting for the rest's reduction.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn decrypt_tail<V: Simd>(
-    cpu: V::Cpu,
-    hk: &HashKey,
-    ek: &Keys<B<V>>,
-    nonce: &[u8; 12],
-    acc: u128,
-    (first, skip): (B<V>, usize),
-    mut rest: Data<'_>,
-    lb: &[u8; 16],
-) -> [u8; 16] {
-    let bc = V::block_cpu(cpu);
-    ctr_wide::<V>(cpu, ek, first, skip as i32, rest.reborrow());
-    let plain = rest.output();
-    let m = plain.len().div_ceil(16) + 1;
-    let t = Table::last(hk, m);
-    let whole = plain.len() / 16;
-    // Whole vectors (acc added into the first block), then single blocks: the whole
-    // blocks left over, the zero-padded partial block (H^2) and the length block (H^1).
-    let mut wide = Sums::<V>::zero(cpu);
-    let mut narrow = Sums::<B<V>>::zero(bc);
-    let mut into = B::<V>::from_u128(bc, acc);
-    let mut i = 0;
-    while i + V::LANES <= whole {
-        let x = V::load(cpu, &plain[16 * i..]).xor(V::from_lane0(cpu, into));
-        into = B::<V>::zero(bc);
-        wide.mul_add(
-            x,
-            V::load_elems(cpu, &t.h[i..]),
-            V::load_elems(cpu, &t.kara[i..]),
-        );
-        i += V::LANES;
-    }
-    while i < m {
-        let x = if i < whole {
-            B::<V>::load(bc, &plain[16 * i..])
-        } else if i + 1 < m {
-            load_block::<V>(cpu, &plain[16 * i..], Flavor::Polyval)
-        } else {
-            B::<V>::load(bc, lb)
-        };
-        let x = x.xor(into);
-        into = B::<V>::zero(bc);
-        narrow.mul_add(
-            x,
-            B::<V>::from_u128(bc, t.h[i]),
-            B::<V>::from_u128(bc, t.kara[i]),
-        );
-        i += 1;
-    }
-    // Reduction is linear: the wide sums reduced lane by lane and folded, beside the
-    // narrow ones' reduction.
-    let a = wide.reduce_lanes().fold_lanes().xor(narrow.reduce());
-    tag_of::<V>(ek, a, nonce).to_u128().to_le_bytes()
 }
 
 /// Whole batches before the last one up to which [`siv_bulk`] hashes an encryption's
