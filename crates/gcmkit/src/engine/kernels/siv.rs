@@ -79,7 +79,7 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     }
     // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
     // and round key in registers.
-    if ab <= 1 && db <= TINY_BLOCKS {
+    if tiny_fits(aad.len(), data.len()) {
         let tag = match db {
             0 => tiny::<V, 0>(cpu, h, &ek, nonce, aad, data, received),
             1 => tiny::<V, 1>(cpu, h, &ek, nonce, aad, data, received),
@@ -157,6 +157,13 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
 
 /// Data blocks up to which (with at most one block of AAD) [`siv_small`] runs [`tiny`].
 const TINY_BLOCKS: usize = 4;
+
+/// Whether [`siv_small`] runs a message of these lengths in [`tiny`] (at most one AAD
+/// block and [`TINY_BLOCKS`] data blocks).
+#[inline(always)]
+pub(crate) fn tiny_fits(aad_len: usize, data_len: usize) -> bool {
+    aad_len <= 16 && data_len <= 16 * TINY_BLOCKS
+}
 
 /// AES-GCM-SIV of `D` (<= [`TINY_BLOCKS`]) data blocks and at most one AAD block after
 /// [`derive`], every value in a register and every loop of a fixed count (as
