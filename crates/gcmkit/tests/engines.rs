@@ -243,10 +243,11 @@ fn every_engine_equals_portable_at_every_boundary() {
 }
 
 /// The stitched pass moves a destination that is 16, 32 or 48 bytes past a vector boundary
-/// onto one with a short head of whole blocks (from 16 batches up, about 8 KiB on AVX-512):
-/// every 16-byte-aligned offset of the in-place buffer and of `decrypt_into`'s output
-/// (`align`), and of `encrypt_into`'s output (`align + 7`), at lengths around that
-/// threshold and past it, with 96-bit and other IVs (public and secret counters).
+/// onto one with a short head of whole blocks (from 64 KiB up; 16 batches, 8 KiB on
+/// AVX-512, before): every 16-byte-aligned offset of the in-place buffer and of
+/// `decrypt_into`'s output (`align`), and of `encrypt_into`'s output (`align + 7`), at
+/// lengths around that threshold and past it (the rest after the batches 0-511 bytes with
+/// and without a head), with 96-bit and other IVs (public and secret counters).
 #[test]
 fn stitched_destination_heads_at_every_block_offset() {
     let lens = [
@@ -258,6 +259,12 @@ fn stitched_destination_heads_at_every_block_offset() {
         12345,
         16384 + 16,
         40000,
+        65536 - 17,
+        65536 - 1,
+        65536,
+        65536 + 48,
+        65536 + 511,
+        65536 + 512 + 464,
     ];
     let mut i = 0u64;
     for len in lens {

@@ -294,7 +294,7 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
         key,
         c,
     };
-    let head = if io.len() >= ALIGN_FROM * wb {
+    let head = if io.len() >= ALIGN_FROM {
         store_head(io.output(), 16 * V::LANES)
     } else {
         0
@@ -348,9 +348,15 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     sequence::two_pass(&mut pass, acc, io.tail(done), what)
 }
 
-/// From how many batches an input's destination is aligned first ([`store_head`]): below
-/// that the head's separate pass costs more than the split stores it saves.
-const ALIGN_FROM: usize = 16;
+/// From how many bytes an input's destination is aligned first ([`store_head`]): below
+/// that the head's separate two passes, and the rest they leave after the last batch (a
+/// second two-pass), cost more than the split stores they save. The split stores cost
+/// little while the destination stays in L1 and much from L2 out: on Xeon f6 m207
+/// (avx512, destination 16 bytes past a line) with the head from 8 KiB up, 16 KiB encrypt
+/// in place ran 1.22-1.24x the time of the bare AES rounds, without it 1.17-1.20x, and
+/// 32 KiB 1.16 -> 1.14x; at 1 MiB without it `decrypt_into` ran 1.10-1.11 -> 1.13-1.18x
+/// (docs/perf/cycles-intel-f6-m207.md, branch `gtail`). 64 KiB read the same either way.
+const ALIGN_FROM: usize = 64 * 1024;
 
 /// The bytes before `dst`'s first boundary of `min(vb, 64)` bytes (`vb` a vector's bytes),
 /// when they are whole blocks (0, 16, 32 or 48; 0 when the destination is not 16-byte
