@@ -463,3 +463,72 @@ fn engine_names_of_other_architectures_are_clear_errors() {
         assert_eq!(Engine::from_name(e.name()).unwrap(), *e);
     }
 }
+
+/// Below 64 KiB the stitched pass writes its batches wherever the destination lies (no
+/// head apart): every rest after the last batch (0 to 511 bytes past 16 KiB), with the
+/// destination on a 64-byte boundary and 16 and 48 bytes past one, AAD absent and
+/// present, 96-bit and 16-byte IVs; each hardware engine against the portable one in
+/// place, `encrypt_into` and `decrypt_into`, and a forged tag refused with the output
+/// zeroed.
+#[test]
+fn every_rest_past_16_kib_at_each_destination_offset() {
+    let key = data(16, 77);
+    let hardware: Vec<Engine> = engines()
+        .into_iter()
+        .filter(|&e| e != Engine::Portable)
+        .collect();
+    let portable = AesGcm::with_engine(&key, Engine::Portable).unwrap();
+    let gcms: Vec<AesGcm> = hardware
+        .iter()
+        .map(|&e| AesGcm::with_engine(&key, e).unwrap())
+        .collect();
+    for rest in 0..512usize {
+        let len = 16384 + rest;
+        let iv = data(if rest % 5 == 4 { 16 } else { 12 }, rest as u64);
+        let aad = data(if rest % 2 == 1 { 13 } else { 0 }, 1000 + rest as u64);
+        let pt = data(len, 2000 + rest as u64);
+        let reference = portable.encrypt(&iv, &pt, &aad).unwrap();
+        let offsets: &[usize] = if rest % 4 == 0 {
+            &[0, 16, 48]
+        } else {
+            &[0, 16]
+        };
+        for (gcm, e) in gcms.iter().zip(&hardware) {
+            for &off in offsets {
+                let mut storage = vec![0u8; len + 16 + 128];
+                let base = storage.as_ptr() as usize;
+                let at = (64 - base % 64) % 64 + off;
+                let buf = &mut storage[at..at + len];
+                buf.copy_from_slice(&pt);
+                let tag = gcm.encrypt_in_place_detached(&iv, &aad, buf).unwrap();
+                assert_eq!(&buf[..], &reference[..len], "{e:?} rest {rest} off {off}");
+                assert_eq!(
+                    tag.as_ref(),
+                    &reference[len..],
+                    "{e:?} rest {rest} off {off}"
+                );
+                gcm.decrypt_in_place_detached(&iv, &aad, buf, tag.as_ref())
+                    .unwrap();
+                assert_eq!(
+                    &buf[..],
+                    &pt[..],
+                    "{e:?} in place back, rest {rest} off {off}"
+                );
+                let dst = &mut storage[at..at + len + 16];
+                gcm.encrypt_into(&iv, &pt, &aad, dst).unwrap();
+                assert_eq!(&dst[..], &reference[..], "{e:?} encrypt_into rest {rest}");
+                let dst = &mut storage[at..at + len];
+                gcm.decrypt_into(&iv, &reference, &aad, dst).unwrap();
+                assert_eq!(
+                    &dst[..],
+                    &pt[..],
+                    "{e:?} decrypt_into rest {rest} off {off}"
+                );
+                let mut forged = reference.clone();
+                forged[len + rest % 16] ^= 4;
+                assert!(gcm.decrypt_into(&iv, &forged, &aad, dst).is_err());
+                assert!(dst.iter().all(|&x| x == 0), "{e:?} forged rest {rest}");
+            }
+        }
+    }
+}
