@@ -2,6 +2,7 @@
 //! and key split, the length block, the tag input S, the first counter) come from
 //! `crate::spec`, so this kernel and the portable path share them.
 
+use super::super::message_key::MessageKey;
 use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
@@ -349,10 +350,10 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
         .min(MAXW)
         .min(POWERS)
         .min(total.next_multiple_of(V::LANES));
-    let mut hk = HashKey::empty(Flavor::Polyval);
-    fill_key_powers::<V>(cpu, h, count, &mut hk);
+    let mut storage = MessageKey::<V>::new(cpu);
+    let hk = fill_key_powers::<V>(cpu, h, count, Flavor::Polyval, &mut storage);
     let mut acc = 0u128;
-    hash_update::<V, MAXW>(cpu, &hk, &mut acc, aad);
+    hash_update::<V, MAXW>(cpu, hk, &mut acc, aad);
     let lb = siv::length_block(aad.len() as u64, len as u64);
     // The message as `nb` batches of w whole blocks and a last batch of the `m` blocks
     // after them with the length block (taken apart below while m <= w: not when the
@@ -362,9 +363,9 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let m = len.div_ceil(16) + 1 - w * nb;
     match received {
         None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w => {
-            return encrypt_split::<V>(cpu, &hk, ek, nonce, acc, io, &lb, (w, m, nb));
+            return encrypt_split::<V>(cpu, hk, ek, nonce, acc, io, &lb, (w, m, nb));
         }
-        None => polyval_bulk::<V, MAXW>(cpu, &hk, &mut acc, io.src()),
+        None => polyval_bulk::<V, MAXW>(cpu, hk, &mut acc, io.src()),
         Some(t) => {
             let rk = stack_keys::<V>(ek);
             let start = CtrStart {
@@ -379,14 +380,14 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // -> 667-714 cycles, 1500 B 1105-1255 -> 916-969 (with the powers above).
             let io = io.reborrow();
             if half {
-                stitched::<V, HALF, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
+                stitched::<V, HALF, MAXW>(cpu, &rk, hk, start, &mut acc, io, Hash::Output);
             } else {
-                stitched::<V, N, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
+                stitched::<V, N, MAXW>(cpu, &rk, hk, start, &mut acc, io, Hash::Output);
             }
         }
     }
     let a = hash_block(
-        &hk,
+        hk,
         B::<V>::from_u128(bc, acc),
         load_block::<V>(cpu, &lb, Flavor::Polyval),
     );
