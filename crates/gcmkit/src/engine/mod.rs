@@ -540,7 +540,8 @@ impl Kernels {
     }
 
     /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
-    /// [`SIV_SMALL_BLOCKS`] the kernel's bulk path), or `None` on the portable engine. With
+    /// [`SIV_SMALL_BLOCKS`] an `InvalidParameter` error: callers check
+    /// [`Self::siv_small_fits`]), or `None` on the portable engine. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
     pub(crate) fn siv_small(

@@ -21,8 +21,9 @@ use crate::spec::{rfc8452, siv};
 type B<V> = <V as Simd>::Block;
 
 /// Largest padded AAD + padded message + length block for [`siv_small`]'s one fused pass
-/// (block-wide POLYVAL, powers in registers), in blocks; above it the kernel takes its
-/// bulk path ([`siv_bulk`]: vector-wide POLYVAL from a stack table of powers). Measured
+/// (block-wide POLYVAL, powers in registers), in blocks; above it `Kernels` calls
+/// [`siv_large`] (the bulk path [`siv_bulk`]: vector-wide POLYVAL from a stack table of
+/// powers). Measured
 /// (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV, cycles, the two
 /// builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
 /// avx512 576 B encrypts in 807-885 cycles against 930-964, 1 KiB 906-992 against
@@ -39,13 +40,12 @@ const HALF_BELOW: usize = 4;
 /// Blocks per reduction in [`siv_small`] (powers computed per message: 7 multiplies).
 const SIV_GROUP: usize = 8;
 
-/// Whole AES-GCM-SIV (RFC 8452) in one call. Above [`SIV_SMALL_BLOCKS`] blocks, after
-/// [`derive`], the bulk path [`siv_bulk`]; up to it, a small input in one fused pass, so
-/// the per-message work
-/// overlaps instead of running as eight kernel calls: DeriveKey's 4 or 6 AES blocks as
-/// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
-/// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
-/// blocks; the tag; CTR. The schedule (a serial chain) and the hash
+/// Whole AES-GCM-SIV (RFC 8452) in one call, for an input of up to [`SIV_SMALL_BLOCKS`]
+/// blocks (above it an `InvalidParameter` error: `Kernels` sends those to
+/// [`siv_large`]): one fused pass, so the per-message work overlaps instead of running
+/// as eight kernel calls: DeriveKey's 4 or 6 AES blocks as independent chains; the
+/// encryption key schedule; H^1..H^8 by doubling, in registers and a stack table;
+/// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR. The schedule (a serial chain) and the hash
 /// (which needs only the authentication key) are independent until the tag. Up to
 /// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
 /// fixed-size [`tiny`], every value in a register.
@@ -56,7 +56,7 @@ const SIV_GROUP: usize = 8;
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
-pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn siv_small<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
@@ -64,20 +64,16 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
-    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
     let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
     let total = ab + db + 1;
     if total > SIV_SMALL_BLOCKS {
-        return Ok(siv_bulk::<V, N, MAXW>(
-            cpu,
-            h,
-            &ek,
-            nonce,
-            aad,
-            Data::InPlace(data),
-            received,
+        // Unreachable through `Kernels` (every caller checks `siv_small_fits`): a typed
+        // error rather than a second copy of the bulk path in this kernel's code.
+        return Err(crate::Error::InvalidParameter(
+            "AES-GCM-SIV message too long for the small kernel",
         ));
     }
+    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
     // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
     // and round key in registers.
     if tiny_fits(aad.len(), data.len()) {
