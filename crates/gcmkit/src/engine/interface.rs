@@ -91,7 +91,7 @@ macro_rules! kernel_list {
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_small::<V, N, MAXW>,
+                = crate::engine::kernels::siv::siv_small::<V>,
                 portable {};
             /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
             /// source into the destination (see `Kernels::siv_whole`).

@@ -11,14 +11,15 @@
 //! `sequence` (AES-GCM's order of steps, once for every engine), `hw` (one engine from
 //! one feature table), one backend per ISA (`x86`: AES-NI, AVX2 and AVX-512 vector types,
 //! feature tables, key schedule; `arm`: the ARMv8 Crypto Extensions on NEON), `portable`
-//! (the constant-time engine for every other CPU).
+//! (the constant-time engine for every other CPU), `message_key` (AES-GCM-SIV's
+//! per-message table of powers, built in place and wiped wide).
 //! Key objects hold a [`Kernels`] value: the portable engine, or a hardware engine with
 //! its token (`x86::avx512::Cpu`, ...), a zero-sized type whose only constructor is that
 //! engine's detection (`hw_engine!`). `dispatch!` hands the token to the engine's entry
 //! points, which are safe functions: the token is the SAFETY argument of the one `unsafe`
 //! call inside each (`kernels::entry_points!`). The kernels are safe code; `unsafe` lives
 //! only in the backends (`x86`, `arm`: intrinsics and key schedules), the raw loads and
-//! stores of `simd`, and the entry points.
+//! stores of `simd`, the in-place writes and wipe of `message_key`, and the entry points.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod arm;
@@ -34,6 +35,11 @@ mod interface;
     allow(dead_code, unused_imports, unused_macros)
 )]
 pub(crate) mod kernels;
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code, unused_imports)
+)]
+mod message_key;
 pub(crate) mod portable;
 pub(crate) mod sequence;
 #[cfg_attr(
@@ -534,7 +540,8 @@ impl Kernels {
     }
 
     /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
-    /// [`SIV_SMALL_BLOCKS`] the kernel's bulk path), or `None` on the portable engine. With
+    /// [`SIV_SMALL_BLOCKS`] an `InvalidParameter` error: callers check
+    /// [`Self::siv_small_fits`]), or `None` on the portable engine. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
     pub(crate) fn siv_small(

@@ -79,14 +79,6 @@ pub(crate) trait Simd: Copy {
     /// may lie past the data). The default does nothing.
     #[inline(always)]
     fn prefetch(_p: *const u8) {}
-    /// Stores the `LANES` blocks into the first `LANES` elements of `dst`, one per lane
-    /// (the inverse of [`Self::load_elems`]).
-    #[inline(always)]
-    fn store_elems(self, dst: &mut [u128]) {
-        let dst = &mut dst[..Self::LANES];
-        // SAFETY: `dst` is LANES u128s = 16·LANES writable bytes (the slice above).
-        unsafe { self.store_ptr(dst.as_mut_ptr().cast()) }
-    }
     /// All of `src` (`src.len()` < 16·LANES), the rest of the vector zero; never reads
     /// past it. A backend with masked loads overrides this; the default copies through a
     /// stack buffer (wiped afterwards: it held data).

@@ -7,17 +7,14 @@
 /// value plus i (the counter is the low 32 bits). As an integer so that a kernel builds
 /// the six blocks in registers instead of reloading byte-wise stores.
 ///
-/// From two integer loads of the nonce (bytes 0-3 to bits 32-63, bytes 4-11 to bits
-/// 64-127), not from a zeroed 16-byte array: the compiler built that array on the stack
-/// with three stores and read it back with one 16-byte load, which the core cannot
-/// forward from narrower stores (about 15 cycles at the head of every AES-GCM-SIV
+/// From integer loads of the nonce (`siv::nonce_u128`: bytes 0-7 and 8-11, as a caller
+/// writes a 12-byte array), not from a zeroed 16-byte array: the compiler built that
+/// array on the stack with three stores and read it back with one 16-byte load, which
+/// the core cannot forward from narrower stores (at the head of every AES-GCM-SIV
 /// message; `objdump -d` of the avx512 `siv_large`).
 #[inline(always)]
 pub(crate) fn derive_key_input0(nonce: &[u8; 12]) -> u128 {
-    let [a, b, c, d, e, f, g, h, i, j, k, l] = *nonce;
-    let lo = u32::from_le_bytes([a, b, c, d]) as u128;
-    let hi = u64::from_le_bytes([e, f, g, h, i, j, k, l]) as u128;
-    lo << 32 | hi << 64
+    super::siv::nonce_u128(nonce) << 32
 }
 
 /// RFC 8452 sec. 4, DeriveKey's inputs: LE32(i) || N for i = 0..5 (AES-128 uses 0..3).

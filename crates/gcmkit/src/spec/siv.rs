@@ -9,12 +9,20 @@ pub(crate) fn length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
     b
 }
 
-/// The nonce as a little-endian integer (bytes 0..11; bytes 12..15 zero).
+/// The nonce as a little-endian integer (bytes 0..11; bytes 12..15 zero), from an 8-byte
+/// load of bytes 0-7 and a 4-byte load of bytes 8-11: the shape in which a caller's
+/// compiler writes a 12-byte array (an 8-byte and a 4-byte store), so each load is
+/// forwarded from one store when the nonce was written just before the call. A load
+/// spanning both stores cannot be forwarded and waits for them to reach the cache behind
+/// every older store: with the nonce made per call (gcmkit-bench's `Nonces::next`),
+/// bytes 4-11 read as one 8-byte load cost AES-256-GCM-SIV encryption about 100 cycles
+/// per message (docs/perf/cycles-intel-f6-m207.md, "The bench's AES-GCM-SIV figures").
 #[inline(always)]
-fn nonce_u128(nonce: &[u8; 12]) -> u128 {
-    let mut n = [0u8; 16];
-    n[..12].copy_from_slice(nonce);
-    u128::from_le_bytes(n)
+pub(crate) fn nonce_u128(nonce: &[u8; 12]) -> u128 {
+    let [a, b, c, d, e, f, g, h, i, j, k, l] = *nonce;
+    let lo = u64::from_le_bytes([a, b, c, d, e, f, g, h]) as u128;
+    let hi = u32::from_le_bytes([i, j, k, l]) as u128;
+    lo | hi << 64
 }
 
 /// Bit 127 of a block read as a little-endian integer (the top bit of byte 15).

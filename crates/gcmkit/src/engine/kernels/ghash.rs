@@ -2,6 +2,7 @@
 //! one Montgomery reduction per batch (the math is in `kernels/mod.rs`), the powers of H
 //! by doubling, and whole-buffer hashing in batches of up to MAXW blocks.
 
+use super::super::message_key::MessageKey;
 use super::super::simd::{wipe_vectors, Simd};
 use crate::field::{Flavor, HashKey, POWERS};
 
@@ -108,63 +109,56 @@ fn mul_lanes<V: Simd>(a: V, b: V) -> V {
 static LANE_MASKS: [u128; 7] = [0, 0, 0, u128::MAX, 0, 0, 0];
 const LANE_MASK_AT: usize = 3;
 
-/// H^1..H^count (count a multiple of `V::LANES`, at most `POWERS`) into `key`'s
-/// descending table and its Karatsuba helpers, `V::LANES` powers per multiply: the first
-/// vector holds H^L..H^1 (L = LANES, lane 0 the highest), and with vectors 0..m-1
-/// known, vector m + j = vector j times H^(mL) in every lane (doubling, as [`powers`]).
-/// For the 32 powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones
-/// instead of 31 single-block ones, which AES-GCM-SIV pays per message (its key changes
-/// with the nonce). Each vector is stored where the table wants it; the doubling steps
-/// read vectors 1.. back from there (a load inside one earlier store, which the core
-/// forwards) and vector 0 from its register.
+/// H^1..H^count (count a multiple of `V::LANES`, at most `POWERS`) as a key of `flavor`
+/// in `key`'s storage (the descending table and its Karatsuba helpers, the entries
+/// below H^count zero), `V::LANES` powers per multiply: the first vector holds
+/// H^L..H^1 (L = LANES, lane 0 the highest), and with vectors 0..m-1 known, vector
+/// m + j = vector j times H^(mL) in every lane (doubling, as [`powers`]). For the 32
+/// powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones instead of
+/// 31 single-block ones, which AES-GCM-SIV pays per message (its key changes with the
+/// nonce). Each vector is stored where the table wants it, in one store (`MessageKey`:
+/// nothing zero-filled first); the doubling steps read vectors 1.. back from there (a
+/// load of one earlier store, which the core forwards) and vector 0 from its register.
 #[inline(always)]
-pub(super) fn fill_key_powers<V: Simd>(cpu: V::Cpu, h: V::Block, count: usize, key: &mut HashKey) {
+pub(super) fn fill_key_powers<V: Simd>(
+    cpu: V::Cpu,
+    h: V::Block,
+    count: usize,
+    flavor: Flavor,
+    key: &mut MessageKey<V>,
+) -> &HashKey {
     let l = V::LANES;
     let m = count.clamp(l, POWERS) / l;
     let mut first = [h; 4];
     powers(h, l, &mut first);
-    for (j, p) in first.iter().enumerate().take(l) {
-        p.store_elems(&mut key.desc[POWERS - 1 - j..]);
-    }
-    // Vector j of the table: desc[POWERS - L(j + 1)..], lanes H^(L(j+1))..H^(Lj+1).
-    let at = |j: usize| POWERS - l * (j + 1);
     // Each vector's Karatsuba helper and the next step's broadcast (the newest vector's
     // lane 0, its highest power) from the register that computed it, not reloaded from
     // the table: the hash's first product waits for the highest vector and its helper,
     // so each reload was a store-to-load round trip on AES-GCM-SIV's per-message chain.
     // Vector 0 is assembled in registers too (lane k = H^(L-k), each block broadcast and
-    // masked to its lane): read back from the table, one wide load of the L narrow
-    // stores above cannot be forwarded and waits for them to reach the cache.
+    // masked to its lane) and stored whole.
     let v0 = (0..l).fold(V::zero(cpu), |v, k| {
         let mask = V::load_elems(cpu, &LANE_MASKS[LANE_MASK_AT - k..]);
         v.or(V::broadcast(cpu, first[l - 1 - k]).and(mask))
     });
+    let mut table = key.writer();
+    table.push(v0);
     let mut newest = v0;
-    newest
-        .xor(newest.swap64())
-        .store_elems(&mut key.kara[at(0)..]);
     let mut top = first[l - 1];
     let mut have = 1;
     while have < m {
         let top_v = V::broadcast(cpu, top);
         let upto = (2 * have).min(m);
         for j in 0..upto - have {
-            let v = if j == 0 {
-                v0
-            } else {
-                V::load_elems(cpu, &key.desc[at(j)..])
-            };
+            let v = if j == 0 { v0 } else { table.get(j) };
             newest = mul_lanes(v, top_v);
-            newest.store_elems(&mut key.desc[at(have + j)..]);
-            newest
-                .xor(newest.swap64())
-                .store_elems(&mut key.kara[at(have + j)..]);
+            table.push(newest);
         }
         top = newest.lane0();
         have = upto;
     }
-    key.count = m * l;
     wipe_vectors(&mut first);
+    table.finish(flavor)
 }
 
 /// a·b·x^-128 (POLYVAL's dot) with one 128-bit CLMUL multiply and one reduction.

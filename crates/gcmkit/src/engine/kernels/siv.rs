@@ -2,6 +2,7 @@
 //! and key split, the length block, the tag input S, the first counter) come from
 //! `crate::spec`, so this kernel and the portable path share them.
 
+use super::super::message_key::MessageKey;
 use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
@@ -20,8 +21,9 @@ use crate::spec::{rfc8452, siv};
 type B<V> = <V as Simd>::Block;
 
 /// Largest padded AAD + padded message + length block for [`siv_small`]'s one fused pass
-/// (block-wide POLYVAL, powers in registers), in blocks; above it the kernel takes its
-/// bulk path ([`siv_bulk`]: vector-wide POLYVAL from a stack table of powers). Measured
+/// (block-wide POLYVAL, powers in registers), in blocks; above it `Kernels` calls
+/// [`siv_large`] (the bulk path [`siv_bulk`]: vector-wide POLYVAL from a stack table of
+/// powers). Measured
 /// (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV, cycles, the two
 /// builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
 /// avx512 576 B encrypts in 807-885 cycles against 930-964, 1 KiB 906-992 against
@@ -38,13 +40,12 @@ const HALF_BELOW: usize = 4;
 /// Blocks per reduction in [`siv_small`] (powers computed per message: 7 multiplies).
 const SIV_GROUP: usize = 8;
 
-/// Whole AES-GCM-SIV (RFC 8452) in one call. Above [`SIV_SMALL_BLOCKS`] blocks, after
-/// [`derive`], the bulk path [`siv_bulk`]; up to it, a small input in one fused pass, so
-/// the per-message work
-/// overlaps instead of running as eight kernel calls: DeriveKey's 4 or 6 AES blocks as
-/// independent chains; the encryption key schedule; H^1..H^8 by doubling, in registers
-/// and a stack table; POLYVAL of AAD, plaintext and lengths with one reduction per 8
-/// blocks; the tag; CTR. The schedule (a serial chain) and the hash
+/// Whole AES-GCM-SIV (RFC 8452) in one call, for an input of up to [`SIV_SMALL_BLOCKS`]
+/// blocks (above it an `InvalidParameter` error: `Kernels` sends those to
+/// [`siv_large`]): one fused pass, so the per-message work overlaps instead of running
+/// as eight kernel calls: DeriveKey's 4 or 6 AES blocks as independent chains; the
+/// encryption key schedule; H^1..H^8 by doubling, in registers and a stack table;
+/// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR. The schedule (a serial chain) and the hash
 /// (which needs only the authentication key) are independent until the tag. Up to
 /// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
 /// fixed-size [`tiny`], every value in a register.
@@ -55,7 +56,7 @@ const SIV_GROUP: usize = 8;
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
 #[inline(always)]
-pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn siv_small<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
@@ -63,20 +64,16 @@ pub(crate) fn siv_small<V: Simd, const N: usize, const MAXW: usize>(
     data: &mut [u8],
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
-    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
     let (ab, db) = (aad.len().div_ceil(16), data.len().div_ceil(16));
     let total = ab + db + 1;
     if total > SIV_SMALL_BLOCKS {
-        return Ok(siv_bulk::<V, N, MAXW>(
-            cpu,
-            h,
-            &ek,
-            nonce,
-            aad,
-            Data::InPlace(data),
-            received,
+        // Unreachable through `Kernels` (every caller checks `siv_small_fits`): a typed
+        // error rather than a second copy of the bulk path in this kernel's code.
+        return Err(crate::Error::InvalidParameter(
+            "AES-GCM-SIV message too long for the small kernel",
         ));
     }
+    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
     // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
     // and round key in registers.
     if tiny_fits(aad.len(), data.len()) {
@@ -349,10 +346,10 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
         .min(MAXW)
         .min(POWERS)
         .min(total.next_multiple_of(V::LANES));
-    let mut hk = HashKey::empty(Flavor::Polyval);
-    fill_key_powers::<V>(cpu, h, count, &mut hk);
+    let mut storage = MessageKey::<V>::new(cpu);
+    let hk = fill_key_powers::<V>(cpu, h, count, Flavor::Polyval, &mut storage);
     let mut acc = 0u128;
-    hash_update::<V, MAXW>(cpu, &hk, &mut acc, aad);
+    hash_update::<V, MAXW>(cpu, hk, &mut acc, aad);
     let lb = siv::length_block(aad.len() as u64, len as u64);
     // The message as `nb` batches of w whole blocks and a last batch of the `m` blocks
     // after them with the length block (taken apart below while m <= w: not when the
@@ -362,9 +359,9 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let m = len.div_ceil(16) + 1 - w * nb;
     match received {
         None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w => {
-            return encrypt_split::<V>(cpu, &hk, ek, nonce, acc, io, &lb, (w, m, nb));
+            return encrypt_split::<V>(cpu, hk, ek, nonce, acc, io, &lb, (w, m, nb));
         }
-        None => polyval_bulk::<V, MAXW>(cpu, &hk, &mut acc, io.src()),
+        None => polyval_bulk::<V, MAXW>(cpu, hk, &mut acc, io.src()),
         Some(t) => {
             let rk = stack_keys::<V>(ek);
             let start = CtrStart {
@@ -379,14 +376,14 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // -> 667-714 cycles, 1500 B 1105-1255 -> 916-969 (with the powers above).
             let io = io.reborrow();
             if half {
-                stitched::<V, HALF, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
+                stitched::<V, HALF, MAXW>(cpu, &rk, hk, start, &mut acc, io, Hash::Output);
             } else {
-                stitched::<V, N, MAXW>(cpu, &rk, &hk, start, &mut acc, io, Hash::Output);
+                stitched::<V, N, MAXW>(cpu, &rk, hk, start, &mut acc, io, Hash::Output);
             }
         }
     }
     let a = hash_block(
-        &hk,
+        hk,
         B::<V>::from_u128(bc, acc),
         load_block::<V>(cpu, &lb, Flavor::Polyval),
     );
