@@ -21,6 +21,7 @@
 //! ciphertext) runs beside the AES chains, so only the tag's last XOR waits for them.
 
 use super::super::simd::Simd;
+use super::aes::middle_rounds;
 use super::ghash::Sums;
 use crate::aes::RoundKeys;
 use crate::engine::Data;
@@ -61,8 +62,7 @@ pub(crate) fn gcm_few<V: Simd, const DEC: bool>(
     io: Data<'_>,
 ) -> u128 {
     // The block count is public (the length); so is the round count (the key size),
-    // tested in `few` after nine rounds (as in `gcm_one`: one copy of the kernel per
-    // block count, not three).
+    // tested in `middle_rounds`: one copy of the kernel per block count, not three.
     match io.len().div_ceil(16) {
         0 | 1 => few::<V, 1, DEC>(cpu, rk, key, iv, aad, io),
         2 => few::<V, 2, DEC>(cpu, rk, key, iv, aad, io),
@@ -123,23 +123,14 @@ fn few<V: Simd, const B: usize, const DEC: bool>(
     // itself, the compiler sank E(K, Y0)'s rounds below the output's stores, so its chain
     // started one decode window late and the tag waited for it (AES-128-GCM at 16 B,
     // avx512: 64 B decrypt_into 58-62 -> 57-61 cycles).
-    let mut round = |r: &[u8; 16]| {
+    let kl = middle_rounds(rk, |r| {
         let r = V::Block::load(bc, r);
         e = e.aesenc(r).pin();
         for x in s.iter_mut() {
             *x = x.aesenc(r).pin();
         }
-    };
-    k[1..10].iter().for_each(&mut round);
-    // AES-192 and AES-256: two or four more rounds before the last.
-    let rounds = rk.rounds();
-    if rounds > 10 {
-        k[10..12].iter().for_each(&mut round);
-        if rounds > 12 {
-            k[12..14].iter().for_each(&mut round);
-        }
-    }
-    let kl = V::Block::load(bc, &k[rounds.min(14)]);
+    });
+    let kl = V::Block::load(bc, kl);
     let mask = e.aesenclast(kl);
     // The output, stored at once; a partial block's keystream is cut to its length first,
     // so the register is the zero-padded ciphertext block GHASH takes.

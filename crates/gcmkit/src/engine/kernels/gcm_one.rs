@@ -14,6 +14,7 @@
 //! the AES chain of Y1, and a decryption's (C is its input) overlaps both chains.
 
 use super::super::simd::Simd;
+use super::aes::middle_rounds;
 use super::ghash::Sums;
 use crate::aes::RoundKeys;
 use crate::engine::{Block16, Data};
@@ -110,12 +111,7 @@ impl OneIo for Block16<'_> {
     }
 }
 
-/// [`gcm_one`]'s steps, for any key size.
-///
-/// The round count is public (the key size), but it is tested here, after the first nine
-/// rounds, not once per key size around whole copies of the kernel: from three such copies
-/// (identical but for the round keys' offsets) the compiler merged the rounds into one
-/// sequence indexed by seven registers, saved and restored on every call.
+/// [`gcm_one`]'s steps, for any key size (the round count tested in `middle_rounds`).
 #[inline(always)]
 fn one<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
@@ -133,20 +129,11 @@ fn one<V: Simd, const DEC: bool>(
     let y0 = V::Block::from_u128_computed(bc, u128::from_le_bytes(iv96_block(iv, 1)));
     let w0 = y0.xor(V::Block::load(bc, &k[0]));
     let mut s = [w0, w0.xor(V::Block::from_u128(bc, 3 << 120))];
-    let mut round = |r: &[u8; 16]| {
+    let kl = middle_rounds(rk, |r| {
         let r = V::Block::load(bc, r);
         s = [s[0].aesenc(r), s[1].aesenc(r)];
-    };
-    k[1..10].iter().for_each(&mut round);
-    // AES-192 and AES-256: two or four more rounds before the last.
-    let rounds = rk.rounds();
-    if rounds > 10 {
-        k[10..12].iter().for_each(&mut round);
-        if rounds > 12 {
-            k[12..14].iter().for_each(&mut round);
-        }
-    }
-    let kl = V::Block::load(bc, &k[rounds.min(14)]);
+    });
+    let kl = V::Block::load(bc, kl);
     let (mask, ks) = (s[0].aesenclast(kl), s[1].aesenclast(kl));
     // The input, the output and the ciphertext block GHASH takes (zero-padded: a partial
     // block's keystream is cut to its length first), all in registers.
