@@ -5,6 +5,30 @@
 use super::super::simd::{wipe_vectors, Simd};
 use crate::aes::RoundKeys;
 
+/// The rounds between the whitening and the last one, for a kernel written once for
+/// every key size: `round` gets round keys 1 to `rounds - 1` in order; returns the last
+/// round key. The round count is public (the key size) and tested here, after the nine
+/// rounds every key size has. (A kernel copied per round count, identical but for the
+/// keys' offsets, was merged by the compiler into one sequence addressed by seven saved
+/// registers in `gcm_one`; in `gcm_few` it was twelve forms.)
+#[inline(always)]
+pub(super) fn middle_rounds<'k>(
+    rk: &'k RoundKeys,
+    mut round: impl FnMut(&'k [u8; 16]),
+) -> &'k [u8; 16] {
+    let k = rk.as_blocks();
+    k[1..10].iter().for_each(&mut round);
+    // AES-192 and AES-256: two or four more rounds before the last.
+    let rounds = rk.rounds();
+    if rounds > 10 {
+        k[10..12].iter().for_each(&mut round);
+        if rounds > 12 {
+            k[12..14].iter().for_each(&mut round);
+        }
+    }
+    &k[rounds.min(14)]
+}
+
 /// Round keys broadcast to every lane.
 pub(super) struct Keys<V> {
     pub(super) k: [V; 15],

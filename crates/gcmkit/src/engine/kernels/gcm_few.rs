@@ -21,6 +21,7 @@
 //! ciphertext) runs beside the AES chains, so only the tag's last XOR waits for them.
 
 use super::super::simd::Simd;
+use super::aes::middle_rounds;
 use super::ghash::Sums;
 use crate::aes::RoundKeys;
 use crate::engine::Data;
@@ -60,29 +61,13 @@ pub(crate) fn gcm_few<V: Simd, const DEC: bool>(
     aad: &[u8],
     io: Data<'_>,
 ) -> u128 {
-    // The round count and the block count are public (the key size, the length).
-    match rk.rounds() {
-        10 => blocks::<V, 10, DEC>(cpu, rk, key, iv, aad, io),
-        12 => blocks::<V, 12, DEC>(cpu, rk, key, iv, aad, io),
-        _ => blocks::<V, 14, DEC>(cpu, rk, key, iv, aad, io),
-    }
-}
-
-/// [`gcm_few`] with `R` AES rounds: the block count.
-#[inline(always)]
-fn blocks<V: Simd, const R: usize, const DEC: bool>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    iv: &[u8; 12],
-    aad: &[u8],
-    io: Data<'_>,
-) -> u128 {
+    // The block count is public (the length); so is the round count (the key size),
+    // tested in `middle_rounds`: one copy of the kernel per block count, not three.
     match io.len().div_ceil(16) {
-        0 | 1 => few::<V, R, 1, DEC>(cpu, rk, key, iv, aad, io),
-        2 => few::<V, R, 2, DEC>(cpu, rk, key, iv, aad, io),
-        3 => few::<V, R, 3, DEC>(cpu, rk, key, iv, aad, io),
-        _ => few::<V, R, 4, DEC>(cpu, rk, key, iv, aad, io),
+        0 | 1 => few::<V, 1, DEC>(cpu, rk, key, iv, aad, io),
+        2 => few::<V, 2, DEC>(cpu, rk, key, iv, aad, io),
+        3 => few::<V, 3, DEC>(cpu, rk, key, iv, aad, io),
+        _ => few::<V, 4, DEC>(cpu, rk, key, iv, aad, io),
     }
 }
 
@@ -95,9 +80,9 @@ fn mul_add<B: Simd>(s: &mut Sums<B>, x: B, h: B) {
     s.hi = s.hi.xor(x.clmul::<0x11>(h));
 }
 
-/// [`gcm_few`] with `R` rounds and `B` data blocks (the module docs' formulas).
+/// [`gcm_few`] with `B` data blocks (the module docs' formulas).
 #[inline(always)]
-fn few<V: Simd, const R: usize, const B: usize, const DEC: bool>(
+fn few<V: Simd, const B: usize, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -138,14 +123,14 @@ fn few<V: Simd, const R: usize, const B: usize, const DEC: bool>(
     // itself, the compiler sank E(K, Y0)'s rounds below the output's stores, so its chain
     // started one decode window late and the tag waited for it (AES-128-GCM at 16 B,
     // avx512: 64 B decrypt_into 58-62 -> 57-61 cycles).
-    for r in &k[1..R] {
+    let kl = middle_rounds(rk, |r| {
         let r = V::Block::load(bc, r);
         e = e.aesenc(r).pin();
         for x in s.iter_mut() {
             *x = x.aesenc(r).pin();
         }
-    }
-    let kl = V::Block::load(bc, &k[R]);
+    });
+    let kl = V::Block::load(bc, kl);
     let mask = e.aesenclast(kl);
     // The output, stored at once; a partial block's keystream is cut to its length first,
     // so the register is the zero-padded ciphertext block GHASH takes.

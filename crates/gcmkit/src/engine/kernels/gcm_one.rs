@@ -14,9 +14,10 @@
 //! the AES chain of Y1, and a decryption's (C is its input) overlaps both chains.
 
 use super::super::simd::Simd;
+use super::aes::middle_rounds;
 use super::ghash::Sums;
 use crate::aes::RoundKeys;
-use crate::engine::Data;
+use crate::engine::{Block16, Data};
 use crate::field::{HashKey, POWERS};
 use crate::spec::gcm::iv96_block;
 
@@ -40,22 +41,84 @@ pub(crate) fn gcm_one<V: Simd, const DEC: bool>(
     iv: &[u8; 12],
     io: Data<'_>,
 ) -> u128 {
-    // The round count is public (the key size): one test here, none in the rounds.
-    match rk.rounds() {
-        10 => one::<V, 10, DEC>(cpu, rk, key, iv, io),
-        12 => one::<V, 12, DEC>(cpu, rk, key, iv, io),
-        _ => one::<V, 14, DEC>(cpu, rk, key, iv, io),
-    }
+    one::<V, DEC>(cpu, rk, key, iv, io)
 }
 
-/// [`gcm_one`] with `R` AES rounds.
+/// [`gcm_one`] of exactly one whole block given as a [`Block16`] (two pointers in
+/// registers, no shape or bounds to test): the 16-byte message of the done-when of #28.
 #[inline(always)]
-fn one<V: Simd, const R: usize, const DEC: bool>(
+pub(crate) fn gcm_one16<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
     iv: &[u8; 12],
-    mut io: Data<'_>,
+    io: Block16<'_>,
+) -> u128 {
+    one::<V, DEC>(cpu, rk, key, iv, io)
+}
+
+/// Where [`one`] reads its message and writes the result.
+trait OneIo {
+    /// The message's length (1 to 16; public).
+    fn len(&self) -> usize;
+    /// Loads the input, XORs the keystream block `ks` into it (cut to the length), stores
+    /// the output; returns the input and the output, each zero-padded to a block.
+    fn apply<V: Simd>(self, cpu: V::Cpu, ks: V::Block) -> (V::Block, V::Block);
+}
+
+impl OneIo for Data<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        Data::len(self)
+    }
+
+    // The length is public: a whole block is one load and one store, a partial one a
+    // masked (or piecewise) load and store that never touch a byte past the data.
+    #[inline(always)]
+    fn apply<V: Simd>(mut self, cpu: V::Cpu, ks: V::Block) -> (V::Block, V::Block) {
+        let bc = V::block_cpu(cpu);
+        let len = Data::len(&self);
+        if len == 16 {
+            let x = V::Block::load(bc, self.src());
+            let y = x.xor(ks);
+            y.store(self.dst());
+            (x, y)
+        } else {
+            let x = V::load_partial(cpu, &self.src()[..len]).lane0();
+            let keep = (1u128 << (8 * len)) - 1;
+            let y = x.xor(V::Block::from_u128_computed(bc, ks.to_u128() & keep));
+            V::from_lane0(cpu, y).store_partial(&mut self.dst()[..len]);
+            (x, y)
+        }
+    }
+}
+
+impl OneIo for Block16<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        16
+    }
+
+    #[inline(always)]
+    fn apply<V: Simd>(self, cpu: V::Cpu, ks: V::Block) -> (V::Block, V::Block) {
+        let bc = V::block_cpu(cpu);
+        let x = V::Block::load(bc, &self.read());
+        let y = x.xor(ks);
+        let mut out = [0u8; 16];
+        y.store(&mut out);
+        self.write(out);
+        (x, y)
+    }
+}
+
+/// [`gcm_one`]'s steps, for any key size (the round count tested in `middle_rounds`).
+#[inline(always)]
+fn one<V: Simd, const DEC: bool>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    iv: &[u8; 12],
+    io: impl OneIo,
 ) -> u128 {
     let bc = V::block_cpu(cpu);
     let len = io.len();
@@ -66,28 +129,15 @@ fn one<V: Simd, const R: usize, const DEC: bool>(
     let y0 = V::Block::from_u128_computed(bc, u128::from_le_bytes(iv96_block(iv, 1)));
     let w0 = y0.xor(V::Block::load(bc, &k[0]));
     let mut s = [w0, w0.xor(V::Block::from_u128(bc, 3 << 120))];
-    for r in &k[1..R] {
+    let kl = middle_rounds(rk, |r| {
         let r = V::Block::load(bc, r);
         s = [s[0].aesenc(r), s[1].aesenc(r)];
-    }
-    let kl = V::Block::load(bc, &k[R]);
+    });
+    let kl = V::Block::load(bc, kl);
     let (mask, ks) = (s[0].aesenclast(kl), s[1].aesenclast(kl));
     // The input, the output and the ciphertext block GHASH takes (zero-padded: a partial
-    // block's keystream is cut to its length first), all in registers. The length is
-    // public: a whole block is one load and one store, a partial one a masked (or
-    // piecewise) load and store that never touch a byte past the data.
-    let (input, output) = if len == 16 {
-        let x = V::Block::load(bc, io.src());
-        let y = x.xor(ks);
-        y.store(io.dst());
-        (x, y)
-    } else {
-        let x = V::load_partial(cpu, &io.src()[..len]).lane0();
-        let keep = (1u128 << (8 * len)) - 1;
-        let y = x.xor(V::Block::from_u128_computed(bc, ks.to_u128() & keep));
-        V::from_lane0(cpu, y).store_partial(&mut io.dst()[..len]);
-        (x, y)
-    };
+    // block's keystream is cut to its length first), all in registers.
+    let (input, output) = io.apply::<V>(cpu, ks);
     let c = if DEC { input } else { output }.bswap();
     // S = C'·H^2 + L·H, schoolbook, one reduction (module docs). H^k is `desc[POWERS - k]`.
     let h2 = V::Block::from_u128(bc, key.desc[POWERS - 2]);
