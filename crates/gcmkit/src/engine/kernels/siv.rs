@@ -23,9 +23,8 @@ type B<V> = <V as Simd>::Block;
 /// Largest padded AAD + padded message + length block for [`siv_small`]'s one fused pass
 /// (block-wide POLYVAL, powers in registers), in blocks; above it `Kernels` calls
 /// [`siv_large`] (the bulk path [`siv_bulk`]: vector-wide POLYVAL from a stack table of
-/// powers). Measured
-/// (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV, cycles, the two
-/// builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
+/// powers). Measured (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV,
+/// cycles, the two builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
 /// avx512 576 B encrypts in 807-885 cycles against 930-964, 1 KiB 906-992 against
 /// 1181-1245 (decryption 922-1006 against 1151-1212); aesni 576 B 846-867 against
 /// 940-1009, avx2 794-806 against 805-846; 256 B (17 blocks, still fused) unchanged.
@@ -45,8 +44,9 @@ const SIV_GROUP: usize = 8;
 /// [`siv_large`]): one fused pass, so the per-message work overlaps instead of running
 /// as eight kernel calls: DeriveKey's 4 or 6 AES blocks as independent chains; the
 /// encryption key schedule; H^1..H^8 by doubling, in registers and a stack table;
-/// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR. The schedule (a serial chain) and the hash
-/// (which needs only the authentication key) are independent until the tag. Up to
+/// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR.
+/// The schedule (a serial chain) and the hash (which needs only the authentication key)
+/// are independent until the tag. Up to
 /// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
 /// fixed-size [`tiny`], every value in a register.
 ///
