@@ -312,9 +312,10 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
         io = io.tail(head);
     }
     let mut c = pass.c;
-    // The running hash stays in lanes from batch to batch (see `Stitch::step`): vector j
-    // of every batch but the last is multiplied by H^(W - LANES·j) in every lane, and the
-    // last batch by the exact powers, H^(W - LANES·j - l) in lane l (W = wblocks).
+    // The running hash stays in lanes from batch to batch (see `Stitch`): vector j of a
+    // stitched batch is multiplied by H^(W - LANES·j) in every lane (`step`), and the batch
+    // hashed last (after the run, or an in-place decryption's last) by the exact powers,
+    // H^(W - LANES·j - l) in lane l (`exact`; W = wblocks).
     let table = Table::last(key, wblocks);
     let mut step = [V::zero(cpu); N];
     let mut exact = [V::zero(cpu); N];
@@ -418,12 +419,12 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 /// vector j by H^(W - LANES·j) in every lane, so lane l's products are its blocks' true
 /// terms times H^l; the carried vector c stands for the value sum over l of c_l·H^-l,
 /// and added into vector 0 (H^W in every lane) it is multiplied by H^W as the rule wants,
-/// lane by lane. The one fold of the lanes happens in the last batch, whose `exact`
-/// powers H^(W - p) take c_l to c_l·H^(W - l): the true value times H^W. Each batch
+/// lane by lane. The one fold of the lanes happens in the batch hashed last, whose
+/// `exact` powers H^(W - p) take c_l to c_l·H^(W - l): the true value times H^W. Each batch
 /// saves the fold of its reduced lanes (on avx512 two extracts on the port CLMUL shares
 /// and two XORs) and the move of the folded value into lane 0: AES-128-GCM on avx512, x
-/// the bare AES rounds' time, 1 MiB encryption in place 1.09-1.12 -> 1.06-1.07, 16 KiB
-/// 1.17 -> 1.14-1.15 (docs/perf/cycles-intel-f6-m207.md).
+/// the bare AES rounds' time, 1 MiB encryption in place 1.09-1.11 -> 1.06-1.07, 16 KiB
+/// 1.17-1.18 -> 1.13-1.16 (docs/perf/cycles-intel-f6-m207.md).
 struct Stitch<'a, V, const N: usize> {
     ks: &'a Keys<V>,
     step: &'a [V; N],
@@ -470,7 +471,10 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         // gone after them), so the last batch takes the exact powers here (`Stitch`).
         (Data::InPlace(buf), Hash::Input) => {
             let base = buf.as_ptr();
-            let (most, last) = buf[..n].split_at_mut(n - wb);
+            let Some(split) = n.checked_sub(wb) else {
+                return a;
+            };
+            let (most, last) = buf[..n].split_at_mut(split);
             for (b, chunk) in most.chunks_exact_mut(wb).enumerate() {
                 prefetch_batch::<V>(base, (b + PREFETCH) * wb, wb);
                 let io = Data::InPlace(chunk);
