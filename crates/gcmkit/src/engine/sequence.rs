@@ -39,6 +39,20 @@ pub(crate) trait GcmSteps {
     fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
         self.hash(acc, block);
     }
+    /// The data as [`GcmSteps::data_and_mask`], then the length block `lengths`, then
+    /// the full tag GHASH xor E(K, Y0). An engine may fuse the steps (the length block
+    /// into the data's last hash, E(K, Y0) beside it); this default runs them in order.
+    fn data_and_tag(
+        &mut self,
+        acc: &mut u128,
+        io: Data<'_>,
+        what: Hash,
+        lengths: &[u8; 16],
+    ) -> [u8; 16] {
+        let mask = self.data_and_mask(acc, io, what);
+        self.hash_block(acc, lengths);
+        crate::spec::gcm::tag_from_ghash(*acc, &mask)
+    }
 }
 
 /// Whole AES-GCM, the tag before truncation, in SP 800-38D's order: GHASH of the AAD, the
@@ -48,9 +62,6 @@ pub(crate) trait GcmSteps {
 pub(crate) fn gcm_whole<S: GcmSteps>(s: &mut S, aad: &[u8], io: Data<'_>, what: Hash) -> [u8; 16] {
     let mut acc = 0u128;
     s.hash(&mut acc, aad);
-    let len = io.len();
-    let mask = s.data_and_mask(&mut acc, io, what);
-    let lb = crate::spec::gcm::length_block(aad.len() as u64, len as u64);
-    s.hash_block(&mut acc, &lb);
-    crate::spec::gcm::tag_from_ghash(acc, &mask)
+    let lb = crate::spec::gcm::length_block(aad.len() as u64, io.len() as u64);
+    s.data_and_tag(&mut acc, io, what, &lb)
 }

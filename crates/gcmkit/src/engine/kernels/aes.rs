@@ -74,6 +74,20 @@ fn broadcast_key<V: Simd>(cpu: V::Cpu, b: &[u8; 16]) -> V {
 }
 
 impl<V: Simd> Keys<V> {
+    /// The round keys' first lanes (for one block beside the vector batches).
+    #[inline(always)]
+    pub(super) fn lane0(&self) -> Keys<V::Block> {
+        // An index loop: `array::map` left a call (and a `vzeroupper`) in the kernel.
+        let mut k = [self.k[0].lane0(); 15];
+        for (b, v) in k.iter_mut().zip(&self.k) {
+            *b = v.lane0();
+        }
+        Keys {
+            k,
+            rounds: self.rounds,
+        }
+    }
+
     /// Overwrites the broadcast round keys (key material) before the stack is reused.
     #[inline(always)]
     pub(super) fn wipe(&mut self) {

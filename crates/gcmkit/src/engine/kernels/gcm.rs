@@ -5,7 +5,7 @@
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, Ctr};
-use super::ghash::{absorb_padded, hash_batch_lanes, hash_block, hash_update, load_block};
+use super::ghash::{absorb_padded, hash_block, hash_update, load_block, mul_lanes};
 use super::ghash::{Sums, Table};
 use super::{xor_vectors, Hash};
 use crate::aes::RoundKeys;
@@ -252,6 +252,32 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         let x = load_block::<V::Block>(bc, block, self.key.flavor);
         *acc = hash_block(self.key, V::Block::from_u128(bc, *acc), x).to_u128();
     }
+
+    #[inline(always)]
+    fn data_and_tag(
+        &mut self,
+        acc: &mut u128,
+        io: Data<'_>,
+        what: Hash,
+        lengths: &[u8; 16],
+    ) -> [u8; 16] {
+        match Plan::of::<V, N>(self.key, &io) {
+            // Batches that end the data: the message's end fused (`stitched_to_tag`).
+            Some(plan) if plan.ends_input::<V, N>(io.len()) => {
+                let bc = V::block_cpu(self.cpu);
+                let y = V::Block::load(bc, self.y0.block);
+                let c = Ctr::<V>::after(self.cpu, y, self.y0.kind, 1);
+                let l = load_block::<V::Block>(bc, lengths, self.key.flavor);
+                let (rk, key) = (self.rk, self.key);
+                stitched_to_tag::<V, N, MAXW>(self.cpu, rk, key, y, c, *acc, io, what, plan, l)
+            }
+            _ => {
+                let mask = self.data_and_mask(acc, io, what);
+                self.hash_block(acc, lengths);
+                crate::spec::gcm::tag_from_ghash(*acc, &mask)
+            }
+        }
+    }
 }
 
 /// CTR over the data with the GHASH/POLYVAL of the input or output absorbed into `acc`,
@@ -272,9 +298,9 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     start.kind.add(&start.block, blocks)
 }
 
-/// [`stitched`] from counter `c`, in registers: the whole batches stitched, the rest (or
-/// an input under two batches) by `engine::sequence::two_pass`, which continues the same
-/// counter and round keys.
+/// [`stitched`] from counter `c`, in registers: the whole batches stitched
+/// ([`stitched_batches`]), the rest (or an input under two batches) by
+/// `engine::sequence::two_pass`, which continues the same counter and round keys.
 #[inline(always)]
 fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
@@ -285,8 +311,6 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     mut io: Data<'_>,
     what: Hash,
 ) {
-    let wblocks = N * V::LANES;
-    let wb = 16 * wblocks;
     let ks = keys::<V>(cpu, rk);
     let mut pass = Pass::<V, N, MAXW> {
         cpu,
@@ -294,72 +318,156 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
         key,
         c,
     };
-    let head = if io.len() >= ALIGN_FROM {
-        store_head(io.output(), 16 * V::LANES)
-    } else {
-        0
-    };
-    let batches = (io.len() - head) / wb;
-    if key.count < wblocks || batches < 2 {
+    let Some(plan) = Plan::of::<V, N>(key, &io) else {
         // Short input: the two passes back to back.
         return sequence::two_pass(&mut pass, acc, io, what);
-    }
-    if head > 0 {
-        // The head's blocks by the two passes, the counter moved past them: the batches'
-        // vector stores then start on a line boundary.
-        sequence::two_pass(&mut pass, acc, io.range(0, head), what);
-        pass.c.skip((head / 16) as u32);
-        io = io.tail(head);
-    }
-    let mut c = pass.c;
-    // The running hash stays in lanes from batch to batch (see `Stitch`): vector j of a
-    // stitched batch is multiplied by H^(W - LANES·j) in every lane (`step`), and the batch
-    // hashed last (after the run, or an in-place decryption's last) by the exact powers,
-    // H^(W - LANES·j - l) in lane l (`exact`; W = wblocks).
-    let table = Table::last(key, wblocks);
-    let mut step = [V::zero(cpu); N];
-    let mut exact = [V::zero(cpu); N];
-    for j in 0..N {
-        let i = V::LANES * j;
-        step[j] = V::broadcast(cpu, V::Block::from_u128(V::block_cpu(cpu), table.h[i]));
-        exact[j] = V::load_elems(cpu, &table.h[i..]);
-    }
-    let run = Stitch {
-        ks: &ks,
-        step: &step,
-        exact: &exact,
-        batches,
-        what,
     };
-    let a0 = V::from_lane0(cpu, V::Block::from_u128(V::block_cpu(cpu), *acc));
-    let lanes = match ks.rounds {
-        10 => batch_loop::<V, N, 10>(&run, key.flavor, io.reborrow(), &mut c, a0),
-        12 => batch_loop::<V, N, 12>(&run, key.flavor, io.reborrow(), &mut c, a0),
-        _ => batch_loop::<V, N, 14>(&run, key.flavor, io.reborrow(), &mut c, a0),
-    };
+    let a = stitched_batches(&mut pass, acc, io.reborrow(), what, plan, false);
     // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-    let done = batches * wb;
-    // The last batch hashed with the exact powers folds the lanes into the running value:
-    // an encryption's (its output, hashed one batch behind) and an out-of-place
-    // decryption's (its input, one batch behind) here; an in-place decryption's in its own
-    // rounds (`batches`), which leaves lanes whose XOR is the value.
-    let a = if what == Hash::Output {
-        let last = &io.output()[done - wb..];
-        hash_batch_lanes::<V>(cpu, key, key.flavor, lanes, last, wblocks)
-    } else if let Data::Copy(src, _) = &io {
-        let last = &src[done - wb..done];
-        hash_batch_lanes::<V>(cpu, key, key.flavor, lanes, last, wblocks)
-    } else {
-        lanes.fold_lanes()
-    };
     *acc = a.to_u128();
+    sequence::two_pass(&mut pass, acc, io.tail(plan.done::<V, N>()), what)
+}
+
+/// A whole message's data, length block and tag when its stitched batches end the data
+/// (`Plan::ends_input`; the caller checks), in one pass that fuses the message's serial
+/// end. The batch hashed last takes the powers one higher, H^(W + 1 - p), which leaves
+/// A·H for the data's hash A; the length block's L·H, computed before the data (off the
+/// critical path), is added: GHASH = (A + L)·H = A·H + L·H, one multiply and reduction
+/// fewer after the last batch. E(K, Y0) is computed after the batches, where its rounds
+/// run beside that last hash's multiplies, instead of before the data, where its chain
+/// of rounds held up the first batch's start. Returns the full tag.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn stitched_to_tag<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: V::Block,
+    c: Ctr<V>,
+    acc: u128,
+    io: Data<'_>,
+    what: Hash,
+    plan: Plan,
+    lengths: V::Block,
+) -> [u8; 16] {
+    let bc = V::block_cpu(cpu);
+    let lh = hash_block(key, V::Block::zero(bc), lengths);
+    let ks = keys::<V>(cpu, rk);
     let mut pass = Pass::<V, N, MAXW> {
         cpu,
         ks: &ks,
         key,
         c,
     };
-    sequence::two_pass(&mut pass, acc, io.tail(done), what)
+    let mut acc = acc;
+    let s = stitched_batches(&mut pass, &mut acc, io, what, plan, true).xor(lh);
+    // E(K, Y0) with the first lanes of the vector round keys, after the batches: `pin`
+    // keeps the compiler from hoisting it to the start (it did, and the 16 KiB gain of
+    // the fused end was gone: its rounds' chain ahead of the first batch costs time
+    // there).
+    let mut mask = [y0.pin()];
+    aes_n(&ks.lane0(), &mut mask);
+    // T = S xor E(K, Y0): `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(),
+    // whose little-endian integer is bswap(S) xor le(E).
+    s.bswap().xor(mask[0]).to_u128().to_le_bytes()
+}
+
+/// How the stitched pass splits an input: `head` bytes first (by the two passes, so that
+/// the batches' vector stores start on a line boundary: [`store_head`]), then `batches`
+/// whole batches stitched, then the rest (the two passes again). It depends on the
+/// input's length and the destination's address only, never on the data.
+#[derive(Clone, Copy)]
+struct Plan {
+    head: usize,
+    batches: usize,
+}
+
+impl Plan {
+    /// The plan for `io`, or None when the input is under two batches after its head, or
+    /// the key has fewer powers than a batch: then the two passes back to back.
+    #[inline(always)]
+    fn of<V: Simd, const N: usize>(key: &HashKey, io: &Data<'_>) -> Option<Self> {
+        let wblocks = N * V::LANES;
+        let head = if io.len() >= ALIGN_FROM {
+            store_head(io.output(), 16 * V::LANES)
+        } else {
+            0
+        };
+        let batches = (io.len() - head) / (16 * wblocks);
+        (key.count >= wblocks && batches >= 2).then_some(Plan { head, batches })
+    }
+
+    /// The bytes the head and the batches cover.
+    #[inline(always)]
+    fn done<V: Simd, const N: usize>(self) -> usize {
+        self.head + self.batches * 16 * N * V::LANES
+    }
+
+    /// Whether the batches end an input of `len` bytes (no rest after them).
+    #[inline(always)]
+    fn ends_input<V: Simd, const N: usize>(self, len: usize) -> bool {
+        self.done::<V, N>() == len
+    }
+}
+
+/// The head (by the two passes) and the stitched batches of `plan`, `pass`'s counter
+/// moved past them; returns the hash value after them, reduced and folded: the running
+/// value `acc` (after the head) extended by the batches, times H once more when
+/// `shifted` ([`stitched_to_tag`]).
+#[inline(always)]
+fn stitched_batches<V: Simd, const N: usize, const MAXW: usize>(
+    pass: &mut Pass<'_, V, N, MAXW>,
+    acc: &mut u128,
+    mut io: Data<'_>,
+    what: Hash,
+    plan: Plan,
+    shifted: bool,
+) -> V::Block {
+    let (cpu, key, ks) = (pass.cpu, pass.key, pass.ks);
+    let bc = V::block_cpu(cpu);
+    let wblocks = N * V::LANES;
+    if plan.head > 0 {
+        // The head's blocks by the two passes, the counter moved past them: the batches'
+        // vector stores then start on a line boundary.
+        sequence::two_pass(pass, acc, io.range(0, plan.head), what);
+        pass.c.skip((plan.head / 16) as u32);
+        io = io.tail(plan.head);
+    }
+    // The running hash stays in lanes from batch to batch (see `Stitch`): vector j of a
+    // stitched batch is multiplied by H^(W - LANES·j) in every lane (`step`), and the batch
+    // hashed last (after the run, or an in-place decryption's last) by H^(W - LANES·j - l)
+    // in lane l (`last`; W = wblocks), or when `shifted` by H^(W + 1 - LANES·j - l):
+    // vector 0's H^(W + 1) is past the table (W = POWERS on avx512), so that vector is
+    // the exact one times H, lane by lane.
+    let table = Table::last(key, wblocks);
+    let h = V::broadcast(cpu, V::Block::from_u128(bc, key.desc[POWERS - 1]));
+    let mut step = [V::zero(cpu); N];
+    let mut last = [V::zero(cpu); N];
+    for j in 0..N {
+        let i = V::LANES * j;
+        step[j] = V::broadcast(cpu, V::Block::from_u128(bc, table.h[i]));
+        last[j] = match (shifted, j) {
+            (false, _) => V::load_elems(cpu, &table.h[i..]),
+            (true, 0) => mul_lanes(V::load_elems(cpu, table.h), h),
+            (true, _) => V::load_elems(cpu, &table.h[i - 1..]),
+        };
+    }
+    let run = Stitch {
+        ks,
+        step: &step,
+        last: &last,
+        batches: plan.batches,
+        what,
+    };
+    let a0 = V::from_lane0(cpu, V::Block::from_u128(bc, *acc));
+    let mut c = pass.c.clone();
+    let folded = match ks.rounds {
+        10 => batch_loop::<V, N, 10>(&run, key.flavor, io, &mut c, a0),
+        12 => batch_loop::<V, N, 12>(&run, key.flavor, io, &mut c, a0),
+        _ => batch_loop::<V, N, 14>(&run, key.flavor, io, &mut c, a0),
+    };
+    pass.c = c;
+    folded
 }
 
 /// From how many bytes an input's destination is aligned first ([`store_head`]): below
@@ -420,7 +528,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 /// terms times H^l; the carried vector c stands for the value sum over l of c_l·H^-l,
 /// and added into vector 0 (H^W in every lane) it is multiplied by H^W as the rule wants,
 /// lane by lane. The one fold of the lanes happens in the batch hashed last, whose
-/// `exact` powers H^(W - p) take c_l to c_l·H^(W - l): the true value times H^W. Each batch
+/// `last` powers H^(W - p) take c_l to c_l·H^(W - l): the true value times H^W. Each batch
 /// saves the fold of its reduced lanes (on avx512 two extracts on the port CLMUL shares
 /// and two XORs) and the move of the folded value into lane 0: AES-128-GCM on avx512, x
 /// the bare AES rounds' time, 1 MiB encryption in place 1.09-1.11 -> 1.06-1.07, 16 KiB
@@ -428,7 +536,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 struct Stitch<'a, V, const N: usize> {
     ks: &'a Keys<V>,
     step: &'a [V; N],
-    exact: &'a [V; N],
+    last: &'a [V; N],
     batches: usize,
     what: Hash,
 }
@@ -440,6 +548,11 @@ struct Stitch<'a, V, const N: usize> {
 /// test: with those tests in the loop (and slicing by offset) AES-128-GCM at 16 KiB ran
 /// 8-10 % slower on AES-NI and AVX-512 than the raw-pointer loop, the compiler not
 /// unswitching them. The batches are walked with `chunks_exact`, so no bounds checks.
+/// Returns the hash value after the batches, folded: the batch hashed last, with the
+/// `last` powers (`Stitch`), folds the lanes, an encryption's (its output, hashed one
+/// batch behind) and an out-of-place decryption's (its input, one batch behind) after
+/// the loop ([`hash_last_batch`], the flavor a constant there too), an in-place
+/// decryption's in its own rounds.
 #[inline(always)]
 fn batch_loop<V: Simd, const N: usize, const R: usize>(
     run: &Stitch<'_, V, N>,
@@ -447,7 +560,7 @@ fn batch_loop<V: Simd, const N: usize, const R: usize>(
     io: Data<'_>,
     c: &mut Ctr<V>,
     a: V,
-) -> V {
+) -> V::Block {
     match flavor {
         Flavor::Ghash => batches::<V, N, R>(run, Flavor::Ghash, io, c, a),
         Flavor::Polyval => batches::<V, N, R>(run, Flavor::Polyval, io, c, a),
@@ -462,17 +575,18 @@ fn batches<V: Simd, const N: usize, const R: usize>(
     io: Data<'_>,
     c: &mut Ctr<V>,
     mut a: V,
-) -> V {
+) -> V::Block {
+    let cpu = run.ks.k[0].cpu();
     let wb = 16 * V::LANES * N;
     let step = run.step;
     let n = run.batches * wb;
     match (io, run.what) {
         // In place, decryption hashes each batch's own input in its rounds (its input is
-        // gone after them), so the last batch takes the exact powers here (`Stitch`).
+        // gone after them), so the last batch takes the `last` powers here (`Stitch`).
         (Data::InPlace(buf), Hash::Input) => {
             let base = buf.as_ptr();
             let Some(split) = n.checked_sub(wb) else {
-                return a;
+                return a.fold_lanes();
             };
             let (most, last) = buf[..n].split_at_mut(split);
             for (b, chunk) in most.chunks_exact_mut(wb).enumerate() {
@@ -481,7 +595,8 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 a = batch::<V, N, R>(run, step, flavor, Hashed::Own, io, c, a);
             }
             let io = Data::InPlace(last);
-            a = batch::<V, N, R>(run, run.exact, flavor, Hashed::Own, io, c, a);
+            a = batch::<V, N, R>(run, run.last, flavor, Hashed::Own, io, c, a);
+            a.fold_lanes()
         }
         // Out of place, batches by index: with two zipped `chunks_exact` iterators the
         // compiler kept the round keys on the stack (about 100 stack operands per batch
@@ -507,6 +622,8 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 let io = Data::Copy(&src[r.clone()], &mut dst[r]);
                 a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
             }
+            let last = &src[n.saturating_sub(wb)..];
+            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
         }
         (Data::InPlace(buf), Hash::Output) => {
             let base = buf.as_ptr();
@@ -523,6 +640,8 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                     prev = chunk;
                 }
             }
+            let last = &buf[n.saturating_sub(wb)..n];
+            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
         }
         (Data::Copy(src, dst), Hash::Output) => {
             let (src, dst) = (&src[..n], &mut dst[..n]);
@@ -537,9 +656,10 @@ fn batches<V: Simd, const N: usize, const R: usize>(
                 let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
                 a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
             }
+            let last = &dst[n.saturating_sub(wb)..];
+            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
         }
     }
-    a
 }
 
 /// Batches ahead of the one in its rounds whose source lines are prefetched.
@@ -608,12 +728,8 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             *x = V::load(cpu, &inp[vb * j..]);
         }
     }
-    // Rounds 1..=N each carry one vector of hashing (R > N, asserted above). Schoolbook
-    // products, four carry-less multiplies per vector: x·h = lo + (x.hi·h.lo +
-    // x.lo·h.hi)·z + hi·z^2. Karatsuba's three multiplies need a qword swap and an XOR
-    // per vector to form x.lo + x.hi, and its helper powers (8 more vector registers);
-    // the two cross products instead go straight into the middle sum with one
-    // three-input XOR, and lo and hi are summed in pairs with three-input XORs.
+    // Rounds 1..=N each carry one vector of hashing (R > N, asserted above), schoolbook
+    // (`absorb_schoolbook`).
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
     for j in 0..N {
@@ -633,23 +749,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             if j == 0 {
                 x = x.xor(a);
             }
-            let h = powers[j];
-            let (lo, hi) = (x.clmul::<0x00>(h), x.clmul::<0x11>(h));
-            let (c01, c10) = (x.clmul::<0x01>(h), x.clmul::<0x10>(h));
-            sums.mid = if j == 0 {
-                c01.xor(c10)
-            } else {
-                sums.mid.xor3(c01, c10)
-            };
-            match j {
-                1 => (sums.lo, sums.hi) = (pending.lo.xor(lo), pending.hi.xor(hi)),
-                _ if j % 2 == 1 => {
-                    sums.lo = sums.lo.xor3(pending.lo, lo);
-                    sums.hi = sums.hi.xor3(pending.hi, hi);
-                }
-                _ if j == N - 1 => (sums.lo, sums.hi) = (sums.lo.xor(lo), sums.hi.xor(hi)),
-                _ => (pending.lo, pending.hi) = (lo, hi),
-            }
+            absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, powers[j]);
         }
     }
     for r in N + 1..R {
@@ -675,4 +775,63 @@ fn batch<V: Simd, const N: usize, const R: usize>(
         xor_vectors(io, &s);
     }
     a
+}
+
+/// Adds vector j (of a batch of N) times `h` into `sums`, schoolbook: four carry-less
+/// multiplies, x·h = lo + (x.hi·h.lo + x.lo·h.hi)·z + hi·z^2. Karatsuba's three
+/// multiplies need a qword swap and an XOR per vector to form x.lo + x.hi, and its helper
+/// powers (8 more vector registers); the two cross products instead go straight into the
+/// middle sum with one three-input XOR, and lo and hi are summed in pairs with
+/// three-input XORs (`pending` holds an even vector's until the next odd one).
+#[inline(always)]
+fn absorb_schoolbook<V: Simd, const N: usize>(
+    sums: &mut Sums<V>,
+    pending: &mut Sums<V>,
+    j: usize,
+    x: V,
+    h: V,
+) {
+    let (lo, hi) = (x.clmul::<0x00>(h), x.clmul::<0x11>(h));
+    let (c01, c10) = (x.clmul::<0x01>(h), x.clmul::<0x10>(h));
+    sums.mid = if j == 0 {
+        c01.xor(c10)
+    } else {
+        sums.mid.xor3(c01, c10)
+    };
+    match j {
+        1 => (sums.lo, sums.hi) = (pending.lo.xor(lo), pending.hi.xor(hi)),
+        _ if j % 2 == 1 => {
+            sums.lo = sums.lo.xor3(pending.lo, lo);
+            sums.hi = sums.hi.xor3(pending.hi, hi);
+        }
+        _ if j == N - 1 => (sums.lo, sums.hi) = (sums.lo.xor(lo), sums.hi.xor(hi)),
+        _ => (pending.lo, pending.hi) = (lo, hi),
+    }
+}
+
+/// The batch hashed last, from memory (`src`, its N vectors), `carried` (the running
+/// value in lanes) added into the first vector, times `powers` (vector j by `powers[j]`),
+/// reduced lane by lane and folded.
+#[inline(always)]
+fn hash_last_batch<V: Simd, const N: usize>(
+    cpu: V::Cpu,
+    flavor: Flavor,
+    carried: V,
+    src: &[u8],
+    powers: &[V; N],
+) -> V::Block {
+    let vb = 16 * V::LANES;
+    let mut sums = Sums::<V>::zero(cpu);
+    let mut pending = Sums::<V>::zero(cpu);
+    for (j, h) in powers.iter().enumerate() {
+        let mut x = V::load(cpu, &src[vb * j..]);
+        if flavor == Flavor::Ghash {
+            x = x.bswap();
+        }
+        if j == 0 {
+            x = x.xor(carried);
+        }
+        absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, *h);
+    }
+    sums.reduce_lanes_true_mid().fold_lanes()
 }

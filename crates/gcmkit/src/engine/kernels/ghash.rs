@@ -98,7 +98,7 @@ impl<V: Simd> Sums<V> {
 
 /// a·b·x^-128 lane by lane.
 #[inline(always)]
-fn mul_lanes<V: Simd>(a: V, b: V) -> V {
+pub(super) fn mul_lanes<V: Simd>(a: V, b: V) -> V {
     let mut s = Sums::<V>::zero(a.cpu());
     s.mul_add(a, b, b.xor(b.swap64()));
     s.reduce_lanes()
@@ -318,24 +318,6 @@ pub(super) fn hash_batch<V: Simd>(
         i += 1;
     }
     s.reduce()
-}
-
-/// [`hash_batch`] of `k` whole vectors of blocks (k a multiple of `V::LANES`, at least
-/// one vector) after a run of stitched batches whose running value is still in lanes
-/// (`gcm::stitched_from`): `carried`'s lane l stands for its value times H^-l, and added
-/// into the first vector, whose lane l this batch's table multiplies by H^(k - l), it
-/// counts as the running value times H^k, as Horner's rule wants.
-#[inline(always)]
-pub(super) fn hash_batch_lanes<V: Simd>(
-    cpu: V::Cpu,
-    key: &HashKey,
-    flavor: Flavor,
-    carried: V,
-    src: &[u8],
-    k: usize,
-) -> V::Block {
-    let (wide, _) = vector_sums::<V>(cpu, Table::last(key, k), flavor, carried, src, k);
-    wide.reduce_lanes().fold_lanes()
 }
 
 /// The unreduced sums of the whole vectors of the first `k` blocks of `src` (k at least
