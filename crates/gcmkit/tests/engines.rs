@@ -100,7 +100,11 @@ fn check_all(len: usize, aad_len: usize, align: usize, iv_len: usize, key_len: u
         assert_eq!(&b[..], &pt[..], "{e:?} decrypt_into len {len}");
         let mut forged = reference.clone();
         forged[len] ^= 1;
-        assert!(gcm.decrypt_into(&iv, &forged, &aad, b).is_err());
+        assert_eq!(
+            gcm.decrypt_into(&iv, &forged, &aad, b),
+            Err(gcmkit::Error::AuthenticationFailed),
+            "{e:?} forged tag, len {len}"
+        );
         assert!(
             b.iter().all(|&x| x == 0),
             "{e:?} decrypt_into left data after failure"
@@ -280,6 +284,31 @@ fn stitched_destination_heads_at_every_block_offset() {
             );
             i += 1;
         }
+    }
+}
+
+/// Messages whose stitched batches end the data exactly (whole batches of 8, 16 or 32
+/// blocks: aesni, avx2, avx512) take the fused end: the last batch hashed with the powers
+/// one higher, the length block's L·H added, E(K, Y0) after the batches
+/// (`kernels::gcm::stitched_to_tag`). Every multiple of 128 bytes from 256 B to 8 KiB and
+/// past 64 KiB, every key size, AAD of 0-99 bytes (so the batches start after a hashed
+/// AAD), 96-bit and other IVs, in place and into a buffer at odd alignments, against the
+/// portable engine; a forged tag is refused with the output zeroed (`check_all`).
+#[test]
+fn batches_that_end_the_data_fuse_the_length_block_and_tag() {
+    let lens = (2..=64)
+        .map(|m| 128 * m)
+        .chain([65536, 65536 + 48, 65536 + 512]);
+    for (i, len) in lens.enumerate() {
+        let iv_len = [12, 12, 16, 1][i % 4];
+        check_all(
+            len,
+            [0, 13, 16, 99][i % 4 ^ 1],
+            [0, 16, 48, 9][i % 4],
+            iv_len,
+            [16, 24, 32][i % 3],
+            900 + i as u64,
+        );
     }
 }
 
