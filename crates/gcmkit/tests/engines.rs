@@ -303,7 +303,7 @@ fn batches_that_end_the_data_fuse_the_length_block_and_tag() {
         let iv_len = [12, 12, 16, 1][i % 4];
         check_all(
             len,
-            [0, 13, 16, 99][i % 4 ^ 1],
+            [0, 13, 16, 99][(i + 1) % 4],
             [0, 16, 48, 9][i % 4],
             iv_len,
             [16, 24, 32][i % 3],
