@@ -49,10 +49,23 @@ pub(crate) trait GcmSteps {
         what: Hash,
         lengths: &[u8; 16],
     ) -> [u8; 16] {
-        let mask = self.data_and_mask(acc, io, what);
-        self.hash_block(acc, lengths);
-        crate::spec::gcm::tag_from_ghash(*acc, &mask)
+        data_then_tag(self, acc, io, what, lengths)
     }
+}
+
+/// [`GcmSteps::data_and_tag`]'s steps in order: the data and E(K, Y0), the length block,
+/// the tag (for engines that fuse them only for some messages).
+#[inline(always)]
+pub(crate) fn data_then_tag<S: GcmSteps + ?Sized>(
+    s: &mut S,
+    acc: &mut u128,
+    io: Data<'_>,
+    what: Hash,
+    lengths: &[u8; 16],
+) -> [u8; 16] {
+    let mask = s.data_and_mask(acc, io, what);
+    s.hash_block(acc, lengths);
+    crate::spec::gcm::tag_from_ghash(*acc, &mask)
 }
 
 /// Whole AES-GCM, the tag before truncation, in SP 800-38D's order: GHASH of the AAD, the

@@ -266,11 +266,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
             Some(plan) if plan.ends_input::<V, N>(io.len()) => {
                 self.fused_end(*acc, io, what, plan, lengths)
             }
-            _ => {
-                let mask = self.data_and_mask(acc, io, what);
-                self.hash_block(acc, lengths);
-                crate::spec::gcm::tag_from_ghash(*acc, &mask)
-            }
+            _ => sequence::data_then_tag(self, acc, io, what, lengths),
         }
     }
 }
