@@ -281,8 +281,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
     /// computed after the batches, where its rounds run beside that last hash's
     /// multiplies, instead of before the data, where its chain of rounds held up the first
     /// batch's start. Returns the full tag. AES-128-GCM on avx512 at 16 KiB, x the bare AES
-    /// rounds' time, encryption in place 1.14-1.16 -> 1.12-1.13 (docs/perf/
-    /// cycles-intel-f6-m207.md).
+    /// rounds' time, encryption in place 1.14-1.16 -> 1.11-1.13, 4 KiB 1.41 -> 1.34
+    /// (docs/perf/cycles-intel-f6-m207.md).
     #[inline(always)]
     fn fused_end(
         &self,
@@ -623,18 +623,16 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         }
         (Data::InPlace(buf), Hash::Output) => {
             let base = buf.as_ptr();
-            let mut chunks = buf[..n].chunks_exact_mut(wb);
-            if let Some(first) = chunks.next() {
-                let io = Data::InPlace(first);
-                a = batch::<V, N, R>(run, step, flavor, Hashed::Nothing, io, c, a);
-                let mut prev: &[u8] = first;
-                for (b, chunk) in chunks.enumerate() {
-                    prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
-                    let hashed = Hashed::Prev(prev);
-                    let io = Data::InPlace(chunk);
-                    a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
-                    prev = chunk;
-                }
+            let (first, rest) = buf[..n].split_at_mut(wb);
+            let io = Data::InPlace(first);
+            a = batch::<V, N, R>(run, step, flavor, Hashed::Nothing, io, c, a);
+            let mut prev: &[u8] = first;
+            for (b, chunk) in rest.chunks_exact_mut(wb).enumerate() {
+                prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
+                let hashed = Hashed::Prev(prev);
+                let io = Data::InPlace(chunk);
+                a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
+                prev = chunk;
             }
             let last = &buf[n - wb..n];
             hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)

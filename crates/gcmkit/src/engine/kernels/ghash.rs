@@ -291,12 +291,45 @@ pub(super) fn hash_batch<V: Simd>(
 ) -> V::Block {
     let bc = V::block_cpu(cpu);
     let t = Table::last(key, k);
+    // `rest`: the input from the batch on (a shifted load below may read past the batch,
+    // never past the input).
+    let rest = src;
+    let (src, h, hk) = (&src[..16 * k], &t.h[..k], &t.kara[..k]);
     // Whole vectors first (acc added into the first), then single blocks.
-    let (wide, mut i) = if k >= V::LANES {
-        vector_sums::<V>(cpu, t, flavor, V::from_lane0(cpu, acc), src, k)
-    } else {
-        (Sums::<V>::zero(cpu), 0)
-    };
+    let mut i = 0;
+    let mut wide = Sums::<V>::zero(cpu);
+    let mut first = acc;
+    if k >= V::LANES {
+        let x = load_elem::<V>(cpu, src, flavor).xor(V::from_lane0(cpu, acc));
+        wide.mul_add(x, V::load_elems(cpu, h), V::load_elems(cpu, hk));
+        i = V::LANES;
+        first = V::Block::zero(bc);
+        // One block per vector (AES-NI, Arm): iterators, which leave no bounds checks in
+        // the loop. Wider vectors: an index loop over the slices cut to `k` blocks, which
+        // the compiler unrolls (the iterator form was not unrolled, and GMAC on AVX2
+        // measured 4-9 % slower with it); with one lane the index loop kept two bounds
+        // checks per block and GMAC on AES-NI measured 2-4 % slower.
+        if V::LANES == 1 {
+            let rest = src[16..].chunks_exact(16).zip(h[1..].iter().zip(&hk[1..]));
+            for (x, (hh, kk)) in rest {
+                wide.mul_add(
+                    load_elem::<V>(cpu, x, flavor),
+                    V::load_elems(cpu, core::slice::from_ref(hh)),
+                    V::load_elems(cpu, core::slice::from_ref(kk)),
+                );
+            }
+            i = k;
+        }
+        while i + V::LANES <= k {
+            let (x, hv, kv) = (
+                load_elem::<V>(cpu, &src[16 * i..], flavor),
+                V::load_elems(cpu, &h[i..]),
+                V::load_elems(cpu, &hk[i..]),
+            );
+            wide.add(product_at(cpu, x, rest, 16 * i, flavor, hv, kv));
+            i += V::LANES;
+        }
+    }
     if i == k {
         // Whole vectors only: reduce lane by lane, then one fold of the reduced lanes.
         // Folding the three unreduced sums first costs three folds (on avx512 six
@@ -305,67 +338,18 @@ pub(super) fn hash_batch<V: Simd>(
         // one's.
         return wide.reduce_lanes().fold_lanes();
     }
-    let mut first = if i == 0 { acc } else { V::Block::zero(bc) };
     let mut s = wide.fold();
     while i < k {
         let x = load_elem::<V::Block>(bc, &src[16 * i..], flavor).xor(first);
         first = V::Block::zero(bc);
         s.mul_add(
             x,
-            V::Block::from_u128(bc, t.h[i]),
-            V::Block::from_u128(bc, t.kara[i]),
+            V::Block::from_u128(bc, h[i]),
+            V::Block::from_u128(bc, hk[i]),
         );
         i += 1;
     }
     s.reduce()
-}
-
-/// The unreduced sums of the whole vectors of the first `k` blocks of `src` (k at least
-/// `V::LANES`) times the batch's powers `t`, `carried` added into the first vector;
-/// returns them and the blocks they cover.
-#[inline(always)]
-fn vector_sums<V: Simd>(
-    cpu: V::Cpu,
-    t: Table<'_>,
-    flavor: Flavor,
-    carried: V,
-    src: &[u8],
-    k: usize,
-) -> (Sums<V>, usize) {
-    // `rest`: the input from the batch on (a shifted load below may read past the batch,
-    // never past the input).
-    let rest = src;
-    let (src, h, hk) = (&src[..16 * k], &t.h[..k], &t.kara[..k]);
-    let mut wide = Sums::<V>::zero(cpu);
-    let x = load_elem::<V>(cpu, src, flavor).xor(carried);
-    wide.mul_add(x, V::load_elems(cpu, h), V::load_elems(cpu, hk));
-    let mut i = V::LANES;
-    // One block per vector (AES-NI, Arm): iterators, which leave no bounds checks in
-    // the loop. Wider vectors: an index loop over the slices cut to `k` blocks, which
-    // the compiler unrolls (the iterator form was not unrolled, and GMAC on AVX2
-    // measured 4-9 % slower with it); with one lane the index loop kept two bounds
-    // checks per block and GMAC on AES-NI measured 2-4 % slower.
-    if V::LANES == 1 {
-        let rest = src[16..].chunks_exact(16).zip(h[1..].iter().zip(&hk[1..]));
-        for (x, (hh, kk)) in rest {
-            wide.mul_add(
-                load_elem::<V>(cpu, x, flavor),
-                V::load_elems(cpu, core::slice::from_ref(hh)),
-                V::load_elems(cpu, core::slice::from_ref(kk)),
-            );
-        }
-        return (wide, k);
-    }
-    while i + V::LANES <= k {
-        let (x, hv, kv) = (
-            load_elem::<V>(cpu, &src[16 * i..], flavor),
-            V::load_elems(cpu, &h[i..]),
-            V::load_elems(cpu, &hk[i..]),
-        );
-        wide.add(product_at(cpu, x, rest, 16 * i, flavor, hv, kv));
-        i += V::LANES;
-    }
-    (wide, i)
 }
 
 /// x·h, Karatsuba (`Sums::product`), for `x` the field elements at byte `at` of `bytes`.
