@@ -320,7 +320,10 @@ pub(crate) enum SmallStart<'a> {
 /// whole-message kernel's start. By reference, not copied into a [`CtrStart`]: the mode
 /// builds Y0 piecewise (IV, then the counter word), and the 16-byte reload of such a copy
 /// cannot be store-forwarded; that copy sat before every AES-GCM message from 113 B up
-/// (docs/perf/refactor-26.md).
+/// (docs/perf/refactor-26.md). The kernels read it with `Simd::load_halves` (two 8-byte
+/// loads, each forwarded from the mode's store): with one 16-byte load, the reload waited
+/// for the mode's stores to reach the cache, and AES-128-GCM at 1500 B took 7-9 % longer
+/// on avx512 (docs/perf/cycles-intel-f6-m207.md).
 #[derive(Clone, Copy)]
 pub(crate) struct Y0<'a> {
     /// How the counter advances.

@@ -124,6 +124,14 @@ pub(crate) trait Simd: Copy {
     fn from_u128_computed(cpu: Self::Cpu, x: u128) -> Self {
         Self::from_u128(cpu, x)
     }
+    /// A block that was just stored as two 8-byte halves (GCM's Y0, which the mode builds
+    /// as integers), in lane 0: a backend loads it as those two halves, each forwarded
+    /// from its store, where one 16-byte load would wait for both stores to reach the
+    /// cache, and with them for everything before them to retire.
+    #[inline(always)]
+    fn load_halves(cpu: Self::Cpu, block: &[u8; 16]) -> Self {
+        Self::load(cpu, block)
+    }
     /// Lane 0 as a little-endian integer.
     #[inline(always)]
     fn to_u128(self) -> u128 {

@@ -73,7 +73,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Parts<'_, V, N, MA
         let bc = V::block_cpu(w.cpu);
         // E(K, Y0) first, as `Whole` does.
         // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-        let mut mask = [V::Block::load(bc, w.y0.block)];
+        let mut mask = [V::Block::load_halves(bc, w.y0.block)];
         aes_n(&keys::<V::Block>(bc, w.rk), &mut mask);
         let mut ctr = CtrStart {
             kind: w.y0.kind,

@@ -235,7 +235,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         let (cpu, bc) = (self.cpu, V::block_cpu(self.cpu));
         // E(K, Y0) first: independent of the data, it overlaps it.
         // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-        let y = V::Block::load(bc, self.y0.block);
+        let y = V::Block::load_halves(bc, self.y0.block);
         let mut mask = [y];
         aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
         // The data's first counter, Y0 + 1, from Y0's register.
@@ -294,7 +294,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
     ) -> [u8; 16] {
         let (cpu, key) = (self.cpu, self.key);
         let bc = V::block_cpu(cpu);
-        let y0 = V::Block::load(bc, self.y0.block);
+        let y0 = V::Block::load_halves(bc, self.y0.block);
         let lh = hash_block(
             key,
             V::Block::zero(bc),

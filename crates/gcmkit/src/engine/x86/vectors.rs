@@ -152,6 +152,23 @@ impl Simd for Xmm {
         )
     }
     #[inline(always)]
+    fn load_halves(cpu: aesni::Cpu, block: &[u8; 16]) -> Self {
+        let mut lo = u64::from_le_bytes(*block.first_chunk().expect("16 bytes"));
+        let mut hi = u64::from_le_bytes(*block.last_chunk().expect("16 bytes"));
+        // SAFETY: the template is empty: it reads and writes nothing but names the two
+        // registers, which it leaves unchanged. Opaque to the compiler, it keeps the two
+        // 8-byte loads from being merged back into one 16-byte load.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} */",
+                inout(reg) lo,
+                inout(reg) hi,
+                options(nomem, nostack, preserves_flags)
+            )
+        };
+        Self::from_u128_computed(cpu, u128::from(hi) << 64 | u128::from(lo))
+    }
+    #[inline(always)]
     fn to_u128(self) -> u128 {
         // SAFETY: `self` carries the aesni token (detected SSE2 and SSE4.1).
         let (lo, hi) = unsafe {
