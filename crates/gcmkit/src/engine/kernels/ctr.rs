@@ -23,9 +23,13 @@ pub(super) struct Ctr<V> {
 impl<V: Simd> Ctr<V> {
     #[inline(always)]
     pub(super) fn new(cpu: V::Cpu, start: CtrStart) -> Self {
+        // The block is built as an integer (`Counter::add`, AES-GCM-SIV's tag with its top
+        // bit set), in registers or as two 8-byte stores: moved from registers, never
+        // reloaded as one 16-byte load of those stores.
+        let block = u128::from_le_bytes(start.block);
         Self::from_block(
             cpu,
-            V::Block::load(V::block_cpu(cpu), &start.block),
+            V::Block::from_u128_computed(V::block_cpu(cpu), block),
             start.kind,
         )
     }
