@@ -127,7 +127,8 @@ pub(crate) trait Simd: Copy {
     /// A block that was just stored as two 8-byte halves (GCM's Y0, which the mode builds
     /// as integers), in lane 0: a backend loads it as those two halves, each forwarded
     /// from its store, where one 16-byte load would wait for both stores to reach the
-    /// cache, and with them for everything before them to retire.
+    /// cache, and with them for everything before them to retire. For the one-block types
+    /// (`Simd::Block`; the default loads a whole vector).
     #[inline(always)]
     fn load_halves(cpu: Self::Cpu, block: &[u8; 16]) -> Self {
         Self::load(cpu, block)

@@ -153,8 +153,8 @@ impl Simd for Xmm {
     }
     #[inline(always)]
     fn load_halves(cpu: aesni::Cpu, block: &[u8; 16]) -> Self {
-        let mut lo = u64::from_le_bytes(*block.first_chunk().expect("16 bytes"));
-        let mut hi = u64::from_le_bytes(*block.last_chunk().expect("16 bytes"));
+        let x = u128::from_le_bytes(*block);
+        let (mut lo, mut hi) = (x as u64, (x >> 64) as u64);
         // SAFETY: the template is empty: it reads and writes nothing but names the two
         // registers, which it leaves unchanged. Opaque to the compiler, it keeps the two
         // 8-byte loads from being merged back into one 16-byte load.
