@@ -100,12 +100,12 @@ macro_rules! kernel_list {
                 = crate::engine::kernels::gcm_few::gcm_few::<V, true>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
-            [siv_small_kernel] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_small_kernel #[inline(always)]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,
                 portable {};
             /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
             /// source into the destination (see `Kernels::siv_whole`).
-            [siv_large_kernel] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_large_kernel #[inline(always)]] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_large::<V, N, MAXW>,
                 portable {};
             /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).
