@@ -103,6 +103,12 @@ macro_rules! kernel_list {
             [siv_small_kernel #[inline(always)]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,
                 portable {};
+            /// The fused small-message AES-GCM-SIV kernel on the engine's single-block
+            /// vectors (see `Kernels::siv_small`).
+            #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // avx512 only
+            [siv_small_blocks_kernel #[inline(always)]] fn siv_small_blocks(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv::siv_small_blocks::<V>,
+                portable {};
             /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
             /// source into the destination (see `Kernels::siv_whole`).
             [siv_large_kernel #[inline(always)]] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>

@@ -618,16 +618,17 @@ impl Kernels {
         data: &mut [u8],
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        // A message of `tiny`'s shape runs the aesni engine's (128-bit) form on avx512:
-        // the same steps in xmm registers took 177-183 cycles against 200-203 at 16 B and
-        // 234-241 against 292-299 at 64 B (AES-256-GCM-SIV encryption, local harness,
-        // Xeon f6 m207, docs/perf/cycles-intel-f6-m207.md). The lengths are public.
+        // A message of `tiny`'s shape runs on avx512 the kernel on 128-bit vectors compiled
+        // with avx512's features (EVEX encodings, 32 registers, no 512-bit instruction).
+        // The Zmm instantiation spilled and zeroed 512-bit registers in its paths from 3
+        // data blocks (48 B: 220 -> 264 cycles), and the aesni engine's kernel, used
+        // before, has 16 registers and SSE encodings. AES-256-GCM-SIV, local harness
+        // beside haberdashery, Intel f6 m167, alternated, enc/dec cycles: 16 B 165-171 /
+        // 174-179 -> 158-162 / 171-175, 64 B 234-246 / 243-250 -> 223-230 / 236-244
+        // (docs/perf/cycles-intel-f6-m167.md). The lengths are public.
         #[cfg(target_arch = "x86_64")]
-        if let Kernels::Avx512(cpu) = self {
-            if kernels::siv::tiny_fits(aad.len(), data.len()) {
-                return Kernels::Aesni(cpu.into())
-                    .siv_small_kernel(kgk, nonce, aad, data, received);
-            }
+        if matches!(self, Kernels::Avx512(_)) && kernels::siv::tiny_fits(aad.len(), data.len()) {
+            return self.siv_small_blocks_kernel(kgk, nonce, aad, data, received);
         }
         self.siv_small_kernel(kgk, nonce, aad, data, received)
     }

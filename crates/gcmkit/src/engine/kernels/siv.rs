@@ -152,6 +152,19 @@ pub(crate) fn siv_small<V: Simd>(
     Ok(tag.to_le_bytes())
 }
 
+/// [`siv_small`] on `V`'s single-block vectors, compiled with `V`'s engine features.
+#[inline(always)]
+pub(crate) fn siv_small_blocks<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> Result<[u8; 16], crate::Error> {
+    siv_small::<B<V>>(V::block_cpu(cpu), kgk, nonce, aad, data, received)
+}
+
 /// Data blocks up to which (with at most one block of AAD) [`siv_small`] runs [`tiny`].
 const TINY_BLOCKS: usize = 4;
 
