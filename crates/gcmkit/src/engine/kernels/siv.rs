@@ -82,7 +82,11 @@ pub(crate) fn siv_small<V: Simd>(
             1 => tiny::<V, 1>(cpu, h, &ek, nonce, aad, data, received),
             2 => tiny::<V, 2>(cpu, h, &ek, nonce, aad, data, received),
             3 => tiny::<V, 3>(cpu, h, &ek, nonce, aad, data, received),
-            _ => tiny::<V, 4>(cpu, h, &ek, nonce, aad, data, received),
+            4 => tiny::<V, 4>(cpu, h, &ek, nonce, aad, data, received),
+            5 => tiny::<V, 5>(cpu, h, &ek, nonce, aad, data, received),
+            6 => tiny::<V, 6>(cpu, h, &ek, nonce, aad, data, received),
+            7 => tiny::<V, 7>(cpu, h, &ek, nonce, aad, data, received),
+            _ => tiny::<V, 8>(cpu, h, &ek, nonce, aad, data, received),
         };
         return Ok(tag.to_le_bytes());
     }
@@ -166,7 +170,12 @@ pub(crate) fn siv_small_blocks<V: Simd>(
 }
 
 /// Data blocks up to which (with at most one block of AAD) [`siv_small`] runs [`tiny`].
-const TINY_BLOCKS: usize = 4;
+/// Eight, one group of independent AES chains: from 4 to 8, AES-256-GCM-SIV at 80 B went
+/// from 378-380 to 243-251 cycles encrypting and 333-334 to 241-245 decrypting, 128 B
+/// from 401-404 to 303 and 359 to 282-285 (avx512; aesni and avx2 gained alike: 80 B
+/// 349-375 -> 258-274), 64 B unchanged (local harness beside haberdashery, Intel f6 m167,
+/// alternated; docs/perf/cycles-intel-f6-m167.md).
+const TINY_BLOCKS: usize = 8;
 
 /// Whether [`siv_small`] runs a message of these lengths in [`tiny`] (at most one AAD
 /// block and [`TINY_BLOCKS`] data blocks).
