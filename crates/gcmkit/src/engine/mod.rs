@@ -620,9 +620,10 @@ impl Kernels {
     ) -> Option<Result<[u8; 16], crate::Error>> {
         // A message of `tiny`'s shape runs on avx512 the kernel on 128-bit vectors compiled
         // with avx512's features (EVEX encodings, 32 registers, no 512-bit instruction).
-        // The Zmm instantiation spilled and zeroed 512-bit registers in its paths from 3
-        // data blocks (48 B: 220 -> 264 cycles), and the aesni engine's kernel, used
-        // before, has 16 registers and SSE encodings. AES-256-GCM-SIV, local harness
+        // The Zmm instantiation took 264 cycles at 48 B against the aesni kernel's 220 (its
+        // paths from 3 data blocks spill key registers as 512-bit stores; that this is the
+        // cost is inferred, not measured), and the aesni engine's kernel, used before, has
+        // 16 registers and SSE encodings. AES-256-GCM-SIV, local harness
         // beside haberdashery, Intel f6 m167, alternated, enc/dec cycles: 16 B 165-171 /
         // 174-179 -> 158-162 / 171-175, 64 B 234-246 / 243-250 -> 223-230 / 236-244
         // (docs/perf/cycles-intel-f6-m167.md). The lengths are public.
