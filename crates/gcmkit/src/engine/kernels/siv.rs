@@ -73,7 +73,9 @@ pub(crate) fn siv_small<V: Simd>(
             "AES-GCM-SIV message too long for the small kernel",
         ));
     }
-    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
+    // DeriveKey on wide vectors, except a decryption on 512-bit ones (see `derive`).
+    let wide = received.is_none() || V::LANES < 4;
+    let (h, ek) = derive::<V>(cpu, kgk, nonce, wide)?;
     // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
     // and round key in registers.
     if tiny_fits(aad.len(), data.len()) {
@@ -324,7 +326,7 @@ pub(crate) fn siv_large<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     received: Option<&[u8; 16]>,
 ) -> Result<[u8; 16], crate::Error> {
-    let (h, ek) = derive::<V>(cpu, kgk, nonce)?;
+    let (h, ek) = derive::<V>(cpu, kgk, nonce, true)?;
     Ok(siv_bulk::<V, N, MAXW>(
         cpu, h, &ek, nonce, aad, io, received,
     ))
@@ -559,6 +561,7 @@ fn derive<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],
+    wide: bool,
 ) -> Result<(B<V>, Keys<B<V>>), crate::Error> {
     let bc = V::block_cpu(cpu);
     // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
@@ -570,12 +573,23 @@ fn derive<V: Simd>(
     // (docs/perf/cycles-intel-f6-m207.md).
     //
     // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
-    // AES-192 5; in parallel the rest cost no latency).
+    // AES-192 5; in parallel the rest cost no latency). With `wide`, on engines of two or
+    // more blocks per vector, the six blocks are two 512-bit or three 256-bit vectors
+    // ([`derive_wide`]): 30 or 45 AES instructions instead of 90. Past a few blocks a
+    // message is bound by the vector ports, not by its chain: on Intel with 512-bit
+    // instructions in flight only two ports run vector operations, and AES only one of
+    // them. (A 576-byte encryption on avx512 retires about 680 vector operations: 126 AES
+    // of the keystream, 111 of DeriveKey, schedule and tag, and about 430 others. With
+    // the CTR freed from its dependence on the tag it measured 466-477 cycles against
+    // 511, so the work, not the chain, sets its time.) The blocks come back through a
+    // stack copy, a few cycles more on the chain, which a decryption of the small path on
+    // 512-bit vectors pays without the gain. Measured (local harness beside
+    // haberdashery, Intel f6 m167, AES-256-GCM-SIV, alternated, cycles, main -> wide):
+    // avx512 576 B 511-524 -> 480 encrypting, 441-452 -> 388-397 decrypting, 1500 B
+    // 884 -> 826-847 / 695 -> 617-632, 144 B encrypting 448 -> 431, decrypting 408 ->
+    // 435 (so not there); avx2 64 B decrypting 268-275 -> 233-242, 144 B 421-431 ->
+    // 388-399, 1500 B 891-911 -> 839-840, 576 B 460-471 -> 478 (docs/perf).
     let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
-    let mut d = [first; 6];
-    for (i, x) in d.iter_mut().enumerate().skip(1) {
-        *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
-    }
     // What is wiped here, and what is not: every copy this kernel writes to memory (the
     // power tables, which are indexed and so live on the stack; the expanded key where a
     // backend has no register schedule). Vectors and integers that live in registers
@@ -584,8 +598,18 @@ fn derive<V: Simd>(
     // spill; it cost 36 stores and their spills per message (AES-256-GCM-SIV 16 B: commit
     // message, measured). The long-term key's copies follow `gcm_small`'s rule (the key
     // object zeroizes its own `RoundKeys`).
-    let kgk_keys = keys::<B<V>>(bc, kgk);
-    aes_n(&kgk_keys, &mut d);
+    let d = if !wide || V::LANES == 1 {
+        let mut d = [first; 6];
+        for (i, x) in d.iter_mut().enumerate().skip(1) {
+            *x = first.xor(B::<V>::from_u128_computed(bc, i as u128));
+        }
+        aes_n(&keys::<B<V>>(bc, kgk), &mut d);
+        d
+    } else if V::LANES >= 4 {
+        derive_wide::<V, 2>(cpu, kgk, first)
+    } else {
+        derive_wide::<V, 3>(cpu, kgk, first)
+    };
     // The keys from the first 8 bytes of each block, two blocks to a key or key half, as
     // `rfc8452::derived_keys_u128` splits them (auth from blocks 0-1, the encryption key
     // from 2-3 and 4-5): one unpack each, in the vector registers. (Through integers, each
@@ -618,6 +642,31 @@ fn derive<V: Simd>(
         }
     };
     Ok((h, ek))
+}
+
+/// DeriveKey's six AES blocks (block i = `first` xor i: lane k of vector j is block
+/// j·LANES + k, the index XORed into the first 32-bit word) as `NV` vectors of `V`
+/// (NV·LANES >= 6), returned as blocks through a stack copy, which is wiped (it holds
+/// the derived keys).
+#[inline(always)]
+fn derive_wide<V: Simd, const NV: usize>(cpu: V::Cpu, kgk: &RoundKeys, first: B<V>) -> [B<V>; 6] {
+    let bc = V::block_cpu(cpu);
+    let lanes = V::broadcast(cpu, first).xor(V::lane_offsets(cpu));
+    let mut v = [lanes; NV];
+    for (j, x) in v.iter_mut().enumerate() {
+        *x = lanes.xor(V::splat_dword0(cpu, (j * V::LANES) as i32));
+    }
+    aes_n(&keys::<V>(cpu, kgk), &mut v);
+    let mut buf = [0u8; 16 * 8];
+    for (j, x) in v.iter().enumerate() {
+        x.store(&mut buf[16 * V::LANES * j..]);
+    }
+    let mut d = [B::<V>::zero(bc); 6];
+    for (i, x) in d.iter_mut().enumerate() {
+        *x = B::<V>::load(bc, &buf[16 * i..]);
+    }
+    crate::secret::wipe::wipe_bytes(&mut buf);
+    d
 }
 
 /// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
