@@ -222,6 +222,19 @@ fn siv_matches_portable(seed: u64, key_len: usize, aad_len: usize, len: usize) {
     }
 }
 
+/// AES-GCM-SIV from just past the fused kernel's `tiny` shape (eight data blocks) to
+/// past the old 24-block bound of the small kernel: on avx2 and avx512 these lengths now
+/// run the bulk kernel from 129 bytes, elsewhere the small kernel up to 24 blocks. Every
+/// length, with AAD of 0, 1, 16, 17 and 48 bytes in turn, both key sizes; every engine
+/// against the portable one, forged tags refused with the output zeroed.
+#[test]
+fn siv_lengths_past_tiny_match_portable() {
+    for (i, len) in (112usize..=420).enumerate() {
+        let aad_len = [0, 1, 16, 17, 48][i % 5];
+        siv_matches_portable(1000 + i as u64, [16, 32][(i / 5) % 2], aad_len, len);
+    }
+}
+
 /// AES-GCM-SIV's bulk path reached by its AAD (over 24 blocks with the length block)
 /// with little or no data: a short decryption's stitched batches then cover nothing or
 /// one batch, and the rest after them with the length block is hashed as one batch;

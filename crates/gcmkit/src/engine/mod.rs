@@ -224,6 +224,20 @@ const SIV_SMALL_BLOCKS: usize = kernels::SIV_SMALL_BLOCKS;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 const SIV_SMALL_BLOCKS: usize = 0;
 
+/// On avx2 and avx512, the largest padded AAD + padded message + length block of
+/// [`Kernels::siv_small`] in blocks, besides every message of `tiny`'s shape (up to 8
+/// data blocks and one AAD block, `kernels::siv::tiny_fits`); larger ones run the bulk
+/// kernel. Measured (local harness beside haberdashery, Intel f6 m167, AES-256-GCM-SIV,
+/// alternated, cycles, enc / dec, 24 -> 9 blocks with DeriveKey on wide vectors in the
+/// bulk kernel): avx512 144 B 421-432 / 401-406 -> 363-372 / 305-312, 192 B 443-448 /
+/// 422-484 -> 330-342 / 300-310, 256 B 467-482 / 446-500 -> 351-362 / 308-317, 368 B
+/// 579-589 / 555-567 -> 463-474 / 375-385; avx2 (one round) 144 B 433 / 390 -> 407 /
+/// 421, 256 B 477 / 438 -> 387 / 384, 368 B 557 / 518 -> 503 / 437. On aesni the bulk
+/// kernel was slower at 144-160 B (417-429 -> 440-444 encrypting), so it keeps
+/// [`SIV_SMALL_BLOCKS`], as does armv8 (not measured).
+#[cfg(target_arch = "x86_64")]
+const SIV_SMALL_BLOCKS_WIDE: usize = 9;
+
 /// Largest message [`Kernels::siv_small`] takes (bytes): a buffer of this size holds any
 /// message that [`Kernels::siv_small_fits`].
 pub(crate) const SIV_SMALL_MAX_DATA: usize = 16 * SIV_SMALL_BLOCKS;
@@ -601,7 +615,19 @@ impl Kernels {
     /// [`Self::siv_small`]'s fused kernel (so a mode can prepare for it without knowing
     /// the kernel's limits).
     pub(crate) fn siv_small_fits(self, aad_len: usize, data_len: usize) -> bool {
-        self != Kernels::Portable && siv_small_blocks(aad_len, data_len) <= SIV_SMALL_BLOCKS
+        let blocks = siv_small_blocks(aad_len, data_len);
+        match self {
+            Kernels::Portable => false,
+            // On the wide-vector engines the bulk kernel, whose DeriveKey runs on wide
+            // vectors, is the faster one from just past `tiny`'s shape (see
+            // `SIV_SMALL_BLOCKS_WIDE`).
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2(_) | Kernels::Avx512(_) => {
+                blocks <= SIV_SMALL_BLOCKS_WIDE || kernels::siv::tiny_fits(aad_len, data_len)
+            }
+            #[allow(unreachable_patterns)] // a target without hardware engines has only `Portable`
+            _ => blocks <= SIV_SMALL_BLOCKS,
+        }
     }
 
     /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
