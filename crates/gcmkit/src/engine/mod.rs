@@ -229,9 +229,9 @@ const SIV_SMALL_BLOCKS: usize = 0;
 /// data blocks and one AAD block, `kernels::siv::tiny_fits`); larger ones run the bulk
 /// kernel. Measured (local harness beside haberdashery, Intel f6 m167, AES-256-GCM-SIV,
 /// alternated, cycles, enc / dec, 24 -> 9 blocks with DeriveKey on wide vectors in the
-/// bulk kernel): avx512 144 B 421-432 / 401-406 -> 363-372 / 305-312, 192 B 443-448 /
-/// 422-484 -> 330-342 / 300-310, 256 B 467-482 / 446-500 -> 351-362 / 308-317, 368 B
-/// 579-589 / 555-567 -> 463-474 / 375-385; avx2 (one round) 144 B 433 / 390 -> 407 /
+/// bulk kernel): avx512 144 B 421-432 / 401-406 -> 363-371 / 305-312, 192 B 443-448 /
+/// 422-484 -> 334-335 / 299-300, 256 B 467-482 / 446-500 -> 356-362 / 308-316, 368 B
+/// 579-589 / 555-567 -> 473-474 / 384; avx2 (one round) 144 B 433 / 390 -> 407 /
 /// 421, 256 B 477 / 438 -> 387 / 384, 368 B 557 / 518 -> 503 / 437. On aesni the bulk
 /// kernel was slower at 144-160 B (417-429 -> 440-444 encrypting), so it keeps
 /// [`SIV_SMALL_BLOCKS`], as does armv8 (not measured).

@@ -578,8 +578,9 @@ fn derive<V: Simd>(
     // ([`derive_wide`]): 30 or 45 AES instructions instead of 90. Past a few blocks a
     // message is bound by the vector ports, not by its chain: on Intel with 512-bit
     // instructions in flight only two ports run vector operations, and AES only one of
-    // them. (A 576-byte encryption on avx512 retires about 680 vector operations: 126 AES
-    // of the keystream, 111 of DeriveKey, schedule and tag, and about 430 others. With
+    // them. (A 576-byte encryption on avx512 retires 647 vector operations besides 107
+    // vector loads and stores: 126 AES of the keystream, 111 of DeriveKey, schedule and
+    // tag, and 410 others (a `gdb` trace of one call). With
     // the CTR freed from its dependence on the tag it measured 466-477 cycles against
     // 511, so the work, not the chain, sets its time.) The blocks come back through a
     // stack copy, a few cycles more on the chain, which a decryption of the small path on
