@@ -174,13 +174,15 @@ fn check_siv_into(
 /// (below two batches of the engine's width: 512 B on avx2, 1 KiB on avx512) and the
 /// full-width ones, with and without AAD; and around the bounds of the bulk path's split
 /// POLYVAL (the rest batch hashed apart: a decryption from two small batches, 512 B on
-/// avx512; an encryption's batches hashed apart up to five batches of the powers it
-/// computes: 1280 B on avx512 below 1 KiB, 2560 B above).
+/// avx512; an encryption's batches hashed apart up to seven batches of the powers it
+/// computes: on avx512 16 powers below 1536 B, then 32 up to 3584 B; on avx2 8 powers
+/// below 768 B, then 16 up to 1792 B).
 #[test]
 fn siv_bulk_paths_match_portable() {
     let mut lens: Vec<usize> = vec![];
     for base in [
-        352usize, 368, 384, 400, 512, 576, 768, 1008, 1024, 1280, 1500, 2048, 2560, 3072,
+        352usize, 368, 384, 400, 512, 576, 768, 1008, 1024, 1280, 1500, 1536, 1792, 2048, 2560,
+        3072, 3584,
     ] {
         lens.extend(base.saturating_sub(17)..=base + 17);
     }

@@ -136,16 +136,6 @@ impl<'a, V: Simd> Writer<'a, V> {
         self.pushed += 1;
     }
 
-    /// Vector `j` of `desc`, stored earlier by [`Self::push`].
-    #[inline(always)]
-    pub(crate) fn get(&mut self, j: usize) -> V {
-        assert!(j < self.pushed);
-        let (desc, _) = self.tables();
-        let cpu = self.key.cpu;
-        // SAFETY: `j < pushed <= VECTORS`: 16·LANES written bytes inside `desc`.
-        unsafe { V::load_ptr(cpu, desc.add(Self::at(j)).cast()) }
-    }
-
     /// The key: the vectors below the pushed ones zeroed (in both tables), `count` the
     /// pushed powers, the given flavor. At least one vector must have been pushed.
     #[inline(always)]

@@ -51,15 +51,8 @@ pub(super) fn polyval_bulk<V: Simd, const MAXW: usize>(
         return;
     }
     let bc = V::block_cpu(cpu);
-    // The batch's powers: vector j = desc[POWERS - W + LANES·j..], H^(W - LANES·j) first.
-    let base = POWERS - w;
-    let mut h = [V::zero(cpu); VECS];
-    let mut hk = [V::zero(cpu); VECS];
-    for j in 0..VECS {
-        h[j] = V::load_elems(cpu, &key.desc[base + V::LANES * j..]);
-        hk[j] = V::load_elems(cpu, &key.kara[base + V::LANES * j..]);
-    }
-    let hw = V::broadcast(cpu, V::Block::from_u128(bc, key.desc[base]));
+    let (h, hk) = batch_powers::<V, VECS>(cpu, key);
+    let hw = V::broadcast(cpu, V::Block::from_u128(bc, key.desc[POWERS - w]));
     let mut a = V::from_lane0(cpu, V::Block::from_u128(bc, *acc));
     let mut rest = data;
     // Each vector's Karatsuba half reads 8 bytes past it, so a batch takes that path
@@ -76,9 +69,26 @@ pub(super) fn polyval_bulk<V: Simd, const MAXW: usize>(
     hash_update::<V, MAXW>(cpu, key, acc, rest);
 }
 
+/// The powers of a batch of `NV` vectors (W = NV·LANES blocks, `key.count` >= W) in
+/// registers, with their Karatsuba helpers: vector j = desc[POWERS - W + LANES·j..],
+/// H^(W - LANES·j) first.
+#[inline(always)]
+pub(super) fn batch_powers<V: Simd, const NV: usize>(
+    cpu: V::Cpu,
+    key: &HashKey,
+) -> ([V; NV], [V; NV]) {
+    let base = POWERS - NV * V::LANES;
+    let mut h = [V::zero(cpu); NV];
+    let mut hk = [V::zero(cpu); NV];
+    for j in 0..NV {
+        h[j] = V::load_elems(cpu, &key.desc[base + V::LANES * j..]);
+        hk[j] = V::load_elems(cpu, &key.kara[base + V::LANES * j..]);
+    }
+    (h, hk)
+}
+
 /// One batch: A·H^W + sum_j X_j·P_j for the [`VECS`] vectors at the start of `src`,
-/// reduced lane by lane. `SHIFTED`: each vector's x.lo + x.hi (Karatsuba) from a load 8
-/// bytes on (`src` holds 8 bytes past the batch), else from a qword swap.
+/// reduced lane by lane. `SHIFTED`: as in [`products`].
 #[inline(always)]
 fn batch<V: Simd, const SHIFTED: bool>(
     cpu: V::Cpu,
@@ -88,9 +98,31 @@ fn batch<V: Simd, const SHIFTED: bool>(
     hw: V,
     a: V,
 ) -> V {
+    let s = products::<V, VECS, SHIFTED>(cpu, src, h, hk);
+    // Karatsuba's middle term minus lo and hi, then A·H^W with its two cross products.
+    let lo = s.lo.xor(a.clmul::<0x00>(hw));
+    let hi = s.hi.xor(a.clmul::<0x11>(hw));
+    let mid = s.mid.xor3(s.lo, s.hi);
+    let mid = mid.xor3(a.clmul::<0x01>(hw), a.clmul::<0x10>(hw));
+    Sums { lo, mid, hi }.reduce_lanes_true_mid()
+}
+
+/// sum_j X_j·P_j, unreduced (Karatsuba `mid`), for the `NV` vectors X_j at the start of
+/// `src` and the powers P_j in registers (`hk` their Karatsuba helpers): straight-line
+/// code, no table loads, no bounds checks past one. `SHIFTED`: each vector's x.lo + x.hi
+/// from a load 8 bytes on (`src` holds 8 bytes past the `NV` vectors), else from a qword
+/// swap.
+#[inline(always)]
+pub(super) fn products<V: Simd, const NV: usize, const SHIFTED: bool>(
+    cpu: V::Cpu,
+    src: &[u8],
+    h: &[V; NV],
+    hk: &[V; NV],
+) -> Sums<V> {
     let vb = 16 * V::LANES;
+    let src = &src[..vb * NV + if SHIFTED { 8 } else { 0 }];
     let mut s = Sums::<V>::zero(cpu);
-    for j in 0..VECS {
+    for j in 0..NV {
         let x = V::load(cpu, &src[vb * j..]);
         // Lane by lane, the low qword of x xor (the bytes 8 on) is x.lo + x.hi.
         let half = if SHIFTED {
@@ -102,10 +134,5 @@ fn batch<V: Simd, const SHIFTED: bool>(
         s.hi = s.hi.xor(x.clmul::<0x11>(h[j]));
         s.mid = s.mid.xor(half.clmul::<0x00>(hk[j]));
     }
-    // Karatsuba's middle term minus lo and hi, then A·H^W with its two cross products.
-    let lo = s.lo.xor(a.clmul::<0x00>(hw));
-    let hi = s.hi.xor(a.clmul::<0x11>(hw));
-    let mid = s.mid.xor3(s.lo, s.hi);
-    let mid = mid.xor3(a.clmul::<0x01>(hw), a.clmul::<0x10>(hw));
-    Sums { lo, mid, hi }.reduce_lanes_true_mid()
+    s
 }

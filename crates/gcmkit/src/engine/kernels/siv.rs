@@ -10,7 +10,7 @@ use super::gcm::stitched;
 use super::ghash::{absorb_padded, fill_key_powers, hash_batch, hash_block, hash_update};
 use super::ghash::{load_block, mul};
 use super::ghash::{powers, Sums, Table};
-use super::polyval::polyval_bulk;
+use super::polyval::{batch_powers, polyval_bulk, products};
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
@@ -359,12 +359,13 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let len = io.len();
     let total = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
     // A short decryption stitches batches of HALF vectors (below), which need HALF·LANES
-    // powers; a message under two whole batches (on avx512 36 to 63 blocks) takes as
-    // many: one doubling step fewer on avx512, which the whole message waits for, against
-    // one more reduction. Measured (local harness, avx512, alternated): 576 B encryption
-    // 821-843 -> 757-789 cycles with 16 powers instead of 32.
+    // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under 1536 B)
+    // takes as many: one doubling step fewer on avx512, which the whole message waits
+    // for, against more batches to reduce. Measured (local harness, avx512, alternated):
+    // 576 B encryption 821-843 -> 757-789 cycles with 16 powers instead of 32; 1 KiB
+    // (with `encrypt_split`'s batches from registers) 648-664 -> 635-638.
     let half = received.is_some() && N > HALF && len < HALF_BELOW * 16 * V::LANES * N;
-    let short = N > HALF && len < 2 * 16 * V::LANES * N;
+    let short = N > HALF && len < SPLIT_BATCHES * 16 * V::LANES * HALF;
     let widest = if half || short { HALF * V::LANES } else { MAXW };
     let count = widest
         .min(MAXW)
@@ -382,7 +383,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let nb = len / 16 / w;
     let m = len.div_ceil(16) + 1 - w * nb;
     match received {
-        None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w => {
+        None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w && split_width::<V>(w, nb) => {
             return encrypt_split::<V>(cpu, hk, ek, nonce, acc, io, &lb, (w, m, nb));
         }
         None => polyval_bulk::<V, MAXW>(cpu, hk, &mut acc, io.src()),
@@ -423,13 +424,24 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
 /// batches apart ([`encrypt_split`]), on engines of two or more blocks per vector. (With
 /// one, AES-NI, the batches are 8 blocks, 576 B is four of them, and the multiplies for
 /// their powers made encryption 3-5 % slower: local harness, Xeon f6 m207, alternated.)
-const SPLIT_BATCHES: usize = 4;
+/// Six: on avx512, 16 powers and up to six batches of four vectors cover every message
+/// below 1536 B (it was four, and 1 KiB took 32 powers).
+const SPLIT_BATCHES: usize = 6;
+
+/// Whether [`encrypt_split`] takes `nb` whole batches of `w` blocks: none, or batches of
+/// four or eight vectors, the widths [`whole_batches`] is built for. (The whole batches
+/// of a bulk message are the widest its key holds, `HALF` or `N` vectors; a key of
+/// fewer powers covers the message in its last batch.)
+#[inline(always)]
+fn split_width<V: Simd>(w: usize, nb: usize) -> bool {
+    nb == 0 || w == 4 * V::LANES || w == 8 * V::LANES
+}
 
 /// [`siv_bulk`]'s encryption of `nb` (<= [`SPLIT_BATCHES`]) whole batches of `w` blocks
 /// (`hk.count`) and a last batch of `m` blocks with the length block (`shape` = (w, m,
 /// nb)): POLYVAL as independent batches, each reduced on its own (batch j times
-/// H^((nb-1-j)·w + m), those powers by multiplies of H^m and H^w beside the hashing),
-/// summed with one more reduction; the tag; CTR. In Horner form (`hash_update`, then the
+/// H^((nb-1-j)·w + m), those powers from H^m and H^w beside the hashing,
+/// [`powers_after_batches`]), summed with one more reduction; the tag; CTR. In Horner form (`hash_update`, then the
 /// length block) every batch's first product waited for the reduction of the batch
 /// before, and the length block for the last: on avx512 at 576 B (16 powers) four
 /// reductions in a row between the powers and the tag, the longest chain of the message
@@ -455,29 +467,84 @@ fn encrypt_split<V: Simd>(
     let into_last = if nb == 0 { acc } else { zero };
     let mut a = last_batch::<V>(cpu, hk, into_last, &src[head..], lb, m);
     if nb > 0 {
-        let hw = power::<V>(bc, hk, w);
-        let mut p = power::<V>(bc, hk, m);
-        let mut sums = Sums::<B<V>>::zero(bc);
-        for j in (0..nb).rev() {
-            let x = hash_batch::<V>(
-                cpu,
-                hk,
-                Flavor::Polyval,
-                if j == 0 { acc } else { zero },
-                &src[16 * w * j..],
-                w,
-            );
-            sums.mul_add(x, p, p.xor(p.swap64()));
-            if j > 0 {
-                p = mul(p, hw);
-            }
-        }
-        a = sums.reduce().xor(a);
+        let batches = if w == 4 * V::LANES {
+            whole_batches::<V, 4>(cpu, hk, acc, src, (w, m, nb))
+        } else {
+            whole_batches::<V, 8>(cpu, hk, acc, src, (w, m, nb))
+        };
+        a = batches.xor(a);
     }
     let tag = tag_of::<V>(ek, a, nonce);
     let first = B::<V>::from_u128(bc, siv::first_counter_u128(0));
     ctr_wide::<V>(cpu, ek, tag.or(first), 0, io);
     tag.to_u128().to_le_bytes()
+}
+
+/// [`encrypt_split`]'s whole batches: sum over j < nb of batch_j·H^((nb-1-j)·w + m),
+/// `acc` added into block 0, reduced. `NV` vectors a batch (w = NV·LANES), their powers
+/// loaded once into registers: each batch is straight-line products (`products`),
+/// reduced lane by lane, times its power broadcast to every lane; the lanes are summed
+/// unreduced across batches, and one reduction and one fold end it. (Through
+/// `hash_batch`, with w a run-time count, each vector took a loop step of thirteen
+/// integer instructions besides its nine vector ones, reloaded its powers from the
+/// table, and each batch was folded to a block before its multiply.)
+#[inline(always)]
+fn whole_batches<V: Simd, const NV: usize>(
+    cpu: V::Cpu,
+    hk: &HashKey,
+    acc: B<V>,
+    src: &[u8],
+    (w, m, nb): (usize, usize, usize),
+) -> B<V> {
+    let bc = V::block_cpu(cpu);
+    let (h, kara) = batch_powers::<V, NV>(cpu, hk);
+    let after = powers_after_batches::<V>(bc, hk, (w, m, nb));
+    let mut sums = Sums::<V>::zero(cpu);
+    for (j, p) in after.iter().enumerate().take(nb) {
+        let batch = &src[16 * w * j..];
+        let mut s = if batch.len() >= 16 * w + 8 {
+            products::<V, NV, true>(cpu, batch, &h, &kara)
+        } else {
+            products::<V, NV, false>(cpu, batch, &h, &kara)
+        };
+        if j == 0 {
+            // acc·H^w: lane 0 of the first vector's power.
+            s.add(Sums::product(V::from_lane0(cpu, acc), h[0], kara[0]));
+        }
+        let pv = V::broadcast(cpu, *p);
+        sums.mul_add(s.reduce_lanes(), pv, pv.xor(pv.swap64()));
+    }
+    sums.reduce()
+}
+
+/// The power each whole batch j < nb (<= [`SPLIT_BATCHES`]) of [`encrypt_split`] is
+/// multiplied by, H^((nb-1-j)·w + m), as a tree rather than a chain: q_k = H^(k·w) from
+/// q_(k/2) and q_(k - k/2) (H^w from the table: depth 2 for six batches, against four
+/// multiplies in a row from H^m by H^w, which the first batch's product waited for),
+/// then each q_k times H^m.
+#[inline(always)]
+fn powers_after_batches<V: Simd>(
+    bc: <B<V> as Simd>::Cpu,
+    hk: &HashKey,
+    (w, m, nb): (usize, usize, usize),
+) -> [B<V>; SPLIT_BATCHES] {
+    let hm = power::<V>(bc, hk, m);
+    let hw = power::<V>(bc, hk, w);
+    // q[k] = H^(k·w) for k = 1..SPLIT_BATCHES - 1 (q[0] unused); constant indices in
+    // unrolled loops, so they stay in registers.
+    let mut q = [hw; SPLIT_BATCHES];
+    for k in 2..SPLIT_BATCHES {
+        if k < nb {
+            q[k] = mul(q[k / 2], q[k - k / 2]);
+        }
+    }
+    let mut after = [hm; SPLIT_BATCHES];
+    for k in 1..SPLIT_BATCHES {
+        if k < nb {
+            after[nb - 1 - k] = mul(q[k], hm);
+        }
+    }
+    after
 }
 
 /// POLYVAL with one reduction of a message's last `m` blocks: `rest` (the data after its
