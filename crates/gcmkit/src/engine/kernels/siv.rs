@@ -359,13 +359,13 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let len = io.len();
     let total = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
     // A short decryption stitches batches of HALF vectors (below), which need HALF·LANES
-    // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under 1536 B)
-    // takes as many: one doubling step fewer on avx512, which the whole message waits
+    // powers; an encryption of up to `split_batches` such batches (on avx512 under
+    // 1536 B, on avx2 under 512 B) takes as many: one doubling step fewer on avx512, which the whole message waits
     // for, against more batches to reduce. Measured (local harness, avx512, alternated):
     // 576 B encryption 821-843 -> 757-789 cycles with 16 powers instead of 32; 1 KiB
     // (with `encrypt_split`'s batches from registers) 648-664 -> 635-638.
     let half = received.is_some() && N > HALF && len < HALF_BELOW * 16 * V::LANES * N;
-    let short = N > HALF && len < SPLIT_BATCHES * 16 * V::LANES * HALF;
+    let short = N > HALF && len < split_batches::<V>() * 16 * V::LANES * HALF;
     let widest = if half || short { HALF * V::LANES } else { MAXW };
     let count = widest
         .min(MAXW)
@@ -383,7 +383,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let nb = len / 16 / w;
     let m = len.div_ceil(16) + 1 - w * nb;
     match received {
-        None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w && split_width::<V>(w, nb) => {
+        None if V::LANES > 1 && nb <= split_batches::<V>() && m <= w && split_width::<V>(w, nb) => {
             return encrypt_split::<V>(cpu, hk, ek, nonce, acc, io, &lb, (w, m, nb));
         }
         None => polyval_bulk::<V, MAXW>(cpu, hk, &mut acc, io.src()),
@@ -424,8 +424,20 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
 /// batches apart ([`encrypt_split`]), on engines of two or more blocks per vector. (With
 /// one, AES-NI, the batches are 8 blocks, 576 B is four of them, and the multiplies for
 /// their powers made encryption 3-5 % slower: local harness, Xeon f6 m207, alternated.)
-/// Six: on avx512, 16 powers and up to six batches of four vectors cover every message
-/// below 1536 B (it was four, and 1 KiB took 32 powers).
+/// Six on avx512, where 16 powers and up to six batches of four vectors then cover every
+/// message below 1536 B (with four, 1 KiB took 32 powers); four on avx2, where 1280 B
+/// as five batches measured 741-760 -> 791-809 cycles against `polyval_bulk` (local
+/// harness, Xeon f6 m167, alternated).
+#[inline(always)]
+fn split_batches<V: Simd>() -> usize {
+    if V::LANES >= 4 {
+        SPLIT_BATCHES
+    } else {
+        4
+    }
+}
+
+/// The most whole batches [`split_batches`] gives any engine.
 const SPLIT_BATCHES: usize = 6;
 
 /// Whether [`encrypt_split`] takes `nb` whole batches of `w` blocks: none, or batches of
@@ -437,7 +449,7 @@ fn split_width<V: Simd>(w: usize, nb: usize) -> bool {
     nb == 0 || w == 4 * V::LANES || w == 8 * V::LANES
 }
 
-/// [`siv_bulk`]'s encryption of `nb` (<= [`SPLIT_BATCHES`]) whole batches of `w` blocks
+/// [`siv_bulk`]'s encryption of `nb` (<= [`split_batches`]) whole batches of `w` blocks
 /// (`hk.count`) and a last batch of `m` blocks with the length block (`shape` = (w, m,
 /// nb)): POLYVAL as independent batches, each reduced on its own (batch j times
 /// H^((nb-1-j)·w + m), those powers from H^m and H^w beside the hashing,
@@ -517,7 +529,7 @@ fn whole_batches<V: Simd, const NV: usize>(
     sums.reduce()
 }
 
-/// The power each whole batch j < nb (<= [`SPLIT_BATCHES`]) of [`encrypt_split`] is
+/// The power each whole batch j < nb (<= [`split_batches`]) of [`encrypt_split`] is
 /// multiplied by, H^((nb-1-j)·w + m), as a tree rather than a chain: q_k = H^(k·w) from
 /// q_(k/2) and q_(k - k/2) (H^w from the table: depth 2 for six batches, against four
 /// multiplies in a row from H^m by H^w, which the first batch's product waited for),
