@@ -176,7 +176,7 @@ fn check_siv_into(
 /// POLYVAL (the rest batch hashed apart: a decryption from two small batches, 512 B on
 /// avx512; an encryption's batches hashed apart up to seven batches of the powers it
 /// computes: on avx512 16 powers below 1536 B, then 32 up to 3584 B; on avx2 8 powers
-/// below 512 B, then 16 up to 1280 B).
+/// below 768 B, then 16 up to 1792 B).
 #[test]
 fn siv_bulk_paths_match_portable() {
     let mut lens: Vec<usize> = vec![];

@@ -58,11 +58,11 @@ pub(super) fn polyval_bulk<V: Simd, const MAXW: usize>(
     // Each vector's Karatsuba half reads 8 bytes past it, so a batch takes that path
     // while 8 more bytes follow it; a last whole batch without them takes qword swaps.
     while rest.len() >= bytes + 8 {
-        a = batch::<V, true>(cpu, rest, &h, &hk, hw, a);
+        a = batch::<V, VECS, true>(cpu, rest, &h, &hk, hw, a);
         rest = &rest[bytes..];
     }
     if rest.len() >= bytes {
-        a = batch::<V, false>(cpu, rest, &h, &hk, hw, a);
+        a = batch::<V, VECS, false>(cpu, rest, &h, &hk, hw, a);
         rest = &rest[bytes..];
     }
     *acc = a.fold_lanes().to_u128();
@@ -87,18 +87,18 @@ pub(super) fn batch_powers<V: Simd, const NV: usize>(
     (h, hk)
 }
 
-/// One batch: A·H^W + sum_j X_j·P_j for the [`VECS`] vectors at the start of `src`,
+/// One batch: A·H^W + sum_j X_j·P_j for the `NV` vectors at the start of `src`,
 /// reduced lane by lane. `SHIFTED`: as in [`products`].
 #[inline(always)]
-fn batch<V: Simd, const SHIFTED: bool>(
+pub(super) fn batch<V: Simd, const NV: usize, const SHIFTED: bool>(
     cpu: V::Cpu,
     src: &[u8],
-    h: &[V; VECS],
-    hk: &[V; VECS],
+    h: &[V; NV],
+    hk: &[V; NV],
     hw: V,
     a: V,
 ) -> V {
-    let s = products::<V, VECS, SHIFTED>(cpu, src, h, hk);
+    let s = products::<V, NV, SHIFTED>(cpu, src, h, hk);
     // Karatsuba's middle term minus lo and hi, then A·H^W with its two cross products.
     let lo = s.lo.xor(a.clmul::<0x00>(hw));
     let hi = s.hi.xor(a.clmul::<0x11>(hw));

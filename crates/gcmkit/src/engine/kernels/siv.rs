@@ -7,10 +7,11 @@ use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
 use super::gcm::stitched;
+use super::ghash::mul_lanes;
 use super::ghash::{absorb_padded, fill_key_powers, hash_batch, hash_block, hash_update};
 use super::ghash::{load_block, mul};
 use super::ghash::{powers, Sums, Table};
-use super::polyval::{batch_powers, polyval_bulk, products};
+use super::polyval::{batch as polyval_batch, batch_powers, polyval_bulk};
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
@@ -359,13 +360,13 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let len = io.len();
     let total = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
     // A short decryption stitches batches of HALF vectors (below), which need HALF·LANES
-    // powers; an encryption of up to `split_batches` such batches (on avx512 under
-    // 1536 B, on avx2 under 512 B) takes as many: one doubling step fewer on avx512, which the whole message waits
+    // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under
+    // 1536 B, on avx2 under 768 B) takes as many: one doubling step fewer on avx512, which the whole message waits
     // for, against more batches to reduce. Measured (local harness, avx512, alternated):
     // 576 B encryption 821-843 -> 757-789 cycles with 16 powers instead of 32; 1 KiB
     // (with `encrypt_split`'s batches from registers) 648-664 -> 635-638.
     let half = received.is_some() && N > HALF && len < HALF_BELOW * 16 * V::LANES * N;
-    let short = N > HALF && len < split_batches::<V>() * 16 * V::LANES * HALF;
+    let short = N > HALF && len < SPLIT_BATCHES * 16 * V::LANES * HALF;
     let widest = if half || short { HALF * V::LANES } else { MAXW };
     let count = widest
         .min(MAXW)
@@ -383,7 +384,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let nb = len / 16 / w;
     let m = len.div_ceil(16) + 1 - w * nb;
     match received {
-        None if V::LANES > 1 && nb <= split_batches::<V>() && m <= w && split_width::<V>(w, nb) => {
+        None if V::LANES > 1 && nb <= SPLIT_BATCHES && m <= w && split_width::<V>(w, nb) => {
             return encrypt_split::<V>(cpu, hk, ek, nonce, acc, io, &lb, (w, m, nb));
         }
         None => polyval_bulk::<V, MAXW>(cpu, hk, &mut acc, io.src()),
@@ -424,20 +425,8 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
 /// batches apart ([`encrypt_split`]), on engines of two or more blocks per vector. (With
 /// one, AES-NI, the batches are 8 blocks, 576 B is four of them, and the multiplies for
 /// their powers made encryption 3-5 % slower: local harness, Xeon f6 m207, alternated.)
-/// Six on avx512, where 16 powers and up to six batches of four vectors then cover every
-/// message below 1536 B (with four, 1 KiB took 32 powers); four on avx2, where 1280 B
-/// as five batches measured 741-760 -> 791-809 cycles against `polyval_bulk` (local
-/// harness, Xeon f6 m167, alternated).
-#[inline(always)]
-fn split_batches<V: Simd>() -> usize {
-    if V::LANES >= 4 {
-        SPLIT_BATCHES
-    } else {
-        4
-    }
-}
-
-/// The most whole batches [`split_batches`] gives any engine.
+/// Six: with HALF·LANES powers below six such batches, avx512 hashes every message below
+/// 1536 B in batches of four vectors (with four, 1 KiB took 32 powers), avx2 below 768 B.
 const SPLIT_BATCHES: usize = 6;
 
 /// Whether [`encrypt_split`] takes `nb` whole batches of `w` blocks: none, or batches of
@@ -449,15 +438,14 @@ fn split_width<V: Simd>(w: usize, nb: usize) -> bool {
     nb == 0 || w == 4 * V::LANES || w == 8 * V::LANES
 }
 
-/// [`siv_bulk`]'s encryption of `nb` (<= [`split_batches`]) whole batches of `w` blocks
+/// [`siv_bulk`]'s encryption of `nb` (<= [`SPLIT_BATCHES`]) whole batches of `w` blocks
 /// (`hk.count`) and a last batch of `m` blocks with the length block (`shape` = (w, m,
-/// nb)): POLYVAL as independent batches, each reduced on its own (batch j times
-/// H^((nb-1-j)·w + m), those powers from H^m and H^w beside the hashing,
-/// [`powers_after_batches`]), summed with one more reduction; the tag; CTR. In Horner form (`hash_update`, then the
-/// length block) every batch's first product waited for the reduction of the batch
-/// before, and the length block for the last: on avx512 at 576 B (16 powers) four
-/// reductions in a row between the powers and the tag, the longest chain of the message
-/// (the key schedule beside it is shorter), now two.
+/// nb)): POLYVAL of the whole batches ([`whole_batches`], lane by lane, times H^m) and
+/// of the last batch ([`last_batch`], reduced on its own) added; the tag; CTR. Through
+/// `hash_update` (block-wise Horner, then the length block) every batch's first product
+/// waited for the reduction and fold of the batch before, and the length block for the
+/// last: on avx512 at 576 B (16 powers) four reductions in a row between the powers and
+/// the tag, the longest chain of the message (the key schedule beside it is shorter).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn encrypt_split<V: Simd>(
@@ -492,14 +480,23 @@ fn encrypt_split<V: Simd>(
     tag.to_u128().to_le_bytes()
 }
 
-/// [`encrypt_split`]'s whole batches: sum over j < nb of batch_j·H^((nb-1-j)·w + m),
-/// `acc` added into block 0, reduced. `NV` vectors a batch (w = NV·LANES), their powers
-/// loaded once into registers: each batch is straight-line products (`products`),
-/// reduced lane by lane, times its power broadcast to every lane; the lanes are summed
-/// unreduced across batches, and one reduction and one fold end it. (Through
-/// `hash_batch`, with w a run-time count, each vector took a loop step of thirteen
-/// integer instructions besides its nine vector ones, reloaded its powers from the
-/// table, and each batch was folded to a block before its multiply.)
+/// [`encrypt_split`]'s whole batches: their POLYVAL times H^m (the last batch's `m`
+/// blocks follow them), `acc` added into block 0, reduced. `NV` vectors a batch
+/// (w = NV·LANES), their powers loaded once into registers, the running value kept lane
+/// by lane in Horner form as `polyval_bulk` keeps it (`polyval::batch`: A' = A·H^w +
+/// the batch's products, one reduction per batch, no fold), times H^m in every lane and
+/// folded once at the end. Each batch's products are straight-line code, independent of
+/// A; the chain from batch to batch is one multiply and one reduction.
+///
+/// Measured (local harness beside haberdashery `tigerlake`, Intel Xeon f6 m167, avx512,
+/// AES-256-GCM-SIV encryption, alternated, two rounds), cycles: 576 B 461 -> 454, 768 B
+/// 539-553 -> 513-525, 1 KiB 634-649 -> 591-606, 1280 B 730-748 -> 668-684, 1500 B
+/// 850 -> 777-795, against each batch reduced on its own and multiplied by its power
+/// H^((nb-1-j)·w + m) (a tree of multiplies): their reductions, power multiplies and
+/// broadcasts cost more on the port that runs carry-less multiplies and shuffles (the
+/// hashing took about 9 cycles per 512-bit vector) than the chain they shorten. That
+/// form had replaced `hash_batch` with a run-time count (a loop step of 13 integer
+/// instructions per vector, each batch folded to a block): 1 KiB 648-664 -> 634-638.
 #[inline(always)]
 fn whole_batches<V: Simd, const NV: usize>(
     cpu: V::Cpu,
@@ -510,53 +507,17 @@ fn whole_batches<V: Simd, const NV: usize>(
 ) -> B<V> {
     let bc = V::block_cpu(cpu);
     let (h, kara) = batch_powers::<V, NV>(cpu, hk);
-    let after = powers_after_batches::<V>(bc, hk, (w, m, nb));
-    let mut sums = Sums::<V>::zero(cpu);
-    for (j, p) in after.iter().enumerate().take(nb) {
+    let hw = V::broadcast(cpu, power::<V>(bc, hk, w));
+    let mut a = V::from_lane0(cpu, acc);
+    for j in 0..nb {
         let batch = &src[16 * w * j..];
-        let mut s = if batch.len() >= 16 * w + 8 {
-            products::<V, NV, true>(cpu, batch, &h, &kara)
+        a = if batch.len() >= 16 * w + 8 {
+            polyval_batch::<V, NV, true>(cpu, batch, &h, &kara, hw, a)
         } else {
-            products::<V, NV, false>(cpu, batch, &h, &kara)
+            polyval_batch::<V, NV, false>(cpu, batch, &h, &kara, hw, a)
         };
-        if j == 0 {
-            // acc·H^w: lane 0 of the first vector's power.
-            s.add(Sums::product(V::from_lane0(cpu, acc), h[0], kara[0]));
-        }
-        let pv = V::broadcast(cpu, *p);
-        sums.mul_add(s.reduce_lanes(), pv, pv.xor(pv.swap64()));
     }
-    sums.reduce()
-}
-
-/// The power each whole batch j < nb (<= [`split_batches`]) of [`encrypt_split`] is
-/// multiplied by, H^((nb-1-j)·w + m), as a tree rather than a chain: q_k = H^(k·w) from
-/// q_(k/2) and q_(k - k/2) (H^w from the table: depth 2 for six batches, against four
-/// multiplies in a row from H^m by H^w, which the first batch's product waited for),
-/// then each q_k times H^m.
-#[inline(always)]
-fn powers_after_batches<V: Simd>(
-    bc: <B<V> as Simd>::Cpu,
-    hk: &HashKey,
-    (w, m, nb): (usize, usize, usize),
-) -> [B<V>; SPLIT_BATCHES] {
-    let hm = power::<V>(bc, hk, m);
-    let hw = power::<V>(bc, hk, w);
-    // q[k] = H^(k·w) for k = 1..SPLIT_BATCHES - 1 (q[0] unused); constant indices in
-    // unrolled loops, so they stay in registers.
-    let mut q = [hw; SPLIT_BATCHES];
-    for k in 2..SPLIT_BATCHES {
-        if k < nb {
-            q[k] = mul(q[k / 2], q[k - k / 2]);
-        }
-    }
-    let mut after = [hm; SPLIT_BATCHES];
-    for k in 1..SPLIT_BATCHES {
-        if k < nb {
-            after[nb - 1 - k] = mul(q[k], hm);
-        }
-    }
-    after
+    mul_lanes(a, V::broadcast(cpu, power::<V>(bc, hk, m))).fold_lanes()
 }
 
 /// POLYVAL with one reduction of a message's last `m` blocks: `rest` (the data after its
