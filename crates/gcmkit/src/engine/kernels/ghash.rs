@@ -114,8 +114,8 @@ const LANE_MASK_AT: usize = 3;
 const FILL_VECTORS: usize = 8;
 
 /// H^1..H^count (count a multiple of `V::LANES`, at most `FILL_VECTORS` vectors) as a
-/// key of `flavor` in `key`'s storage (the descending table and its Karatsuba helpers, the entries
-/// below H^count zero), `V::LANES` powers per multiply: the first vector holds
+/// key of `flavor` in `key`'s storage (the descending table and its Karatsuba helpers,
+/// the entries below H^count zero), `V::LANES` powers per multiply: the first vector holds
 /// H^L..H^1 (L = LANES, lane 0 the highest), and with vectors 0..m-1 known, vector
 /// m + j = vector j times H^(mL) in every lane (doubling, as [`powers`]). For the 32
 /// powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones instead of

@@ -113,7 +113,7 @@ pub(super) fn batch<V: Simd, const NV: usize, const SHIFTED: bool>(
 /// from a load 8 bytes on (`src` holds 8 bytes past the `NV` vectors), else from a qword
 /// swap.
 #[inline(always)]
-pub(super) fn products<V: Simd, const NV: usize, const SHIFTED: bool>(
+fn products<V: Simd, const NV: usize, const SHIFTED: bool>(
     cpu: V::Cpu,
     src: &[u8],
     h: &[V; NV],

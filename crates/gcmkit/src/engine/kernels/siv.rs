@@ -361,10 +361,11 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     let total = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
     // A short decryption stitches batches of HALF vectors (below), which need HALF·LANES
     // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under
-    // 1536 B, on avx2 under 768 B) takes as many: one doubling step fewer on avx512, which the whole message waits
-    // for, against more batches to reduce. Measured (local harness, avx512, alternated):
-    // 576 B encryption 821-843 -> 757-789 cycles with 16 powers instead of 32; 1 KiB
-    // (with `encrypt_split`'s batches from registers) 648-664 -> 635-638.
+    // 1536 B, on avx2 under 768 B) takes as many: one doubling step fewer on avx512,
+    // which the whole message waits for, against more batches to reduce. Measured (local
+    // harness, avx512, alternated): 576 B encryption 821-843 -> 757-789 cycles with 16
+    // powers instead of 32; 1 KiB 648-664 -> 635-638 (with the first form of
+    // `whole_batches`, 720a031).
     let half = received.is_some() && N > HALF && len < HALF_BELOW * 16 * V::LANES * N;
     let short = N > HALF && len < SPLIT_BATCHES * 16 * V::LANES * HALF;
     let widest = if half || short { HALF * V::LANES } else { MAXW };
