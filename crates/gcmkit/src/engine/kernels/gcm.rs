@@ -7,7 +7,7 @@ use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, Ctr};
 use super::ghash::{absorb_padded, hash_block, hash_update, load_block, mul_lanes};
 use super::ghash::{Sums, Table};
-use super::{xor_vectors, Hash};
+use super::{unrolled, xor_vectors, Hash};
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps, TwoPass};
 use crate::engine::{Counter, CtrStart, Data, Y0};
@@ -724,7 +724,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     // (`absorb_schoolbook`).
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
-    for j in 0..N {
+    unrolled!(j in 0..N => {
         let k = ks.k[j + 1];
         for x in s.iter_mut() {
             *x = x.aesenc(k).pin();
@@ -743,7 +743,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             }
             absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, powers[j]);
         }
-    }
+    });
     for r in N + 1..R {
         let k = ks.k[r];
         for x in s.iter_mut() {
