@@ -18,6 +18,12 @@ pub(super) struct Ctr<V> {
     public: bool,
     /// Lane 0's counter value of `next`; only branched on when `public`.
     low: u32,
+    /// [`Self::take_batch`]'s base: the counter block with its last byte zero, xor k0,
+    /// in every lane, made when lane 0's counter value above its last byte was `base_hi`
+    /// (`u32::MAX`: not made yet). Like the broadcast round keys (see [`ctr_xor_io`]), a
+    /// copy of round key 0 masked by a public block, not wiped.
+    base: V,
+    base_hi: u32,
 }
 
 impl<V: Simd> Ctr<V> {
@@ -78,6 +84,8 @@ impl<V: Simd> Ctr<V> {
             be,
             public: kind == Counter::Be32Public,
             low: c.dword0(),
+            base: V::zero(cpu),
+            base_hi: u32::MAX,
         }
     }
 
@@ -97,16 +105,19 @@ impl<V: Simd> Ctr<V> {
     /// The next N vectors of counter blocks, ready for AES, each xored with `k0` (AES
     /// round 0). GCM's big-endian counters cost a byte reversal per vector in integer
     /// form; when the counter's last byte does not carry within the batch (7 batches in
-    /// 8 at 32 blocks per batch), the batch is made from its first block instead (the
-    /// other bytes are the same for the whole batch). Vectors of 4 blocks: with
-    /// v = 32m + r that byte's value at the batch's start, block i holds 32m + (r + i) =
-    /// 32m xor d(m, r + i) for d(m, e) = (32m + e) xor 32m, a table of public constants
-    /// ([`CARRY_FREE`]); with B the first block broadcast and its last byte's low five bits
-    /// cleared (the value 32m), block i xor k0 = (B xor k0) xor d(m, r + i): one XOR with
-    /// a table vector (a memory operand) per vector instead of an addition and an XOR
-    /// (AVX-512 AES-128-GCM: 173 -> 168 vector operations per 512-byte batch on the two
-    /// ports that AES and CLMUL share with everything else). Narrower vectors keep the
-    /// additions on the first block's form (the table measured 4-8 % slower on avx2,
+    /// 8 at 32 blocks per batch), the batch is made from a base instead: with v that
+    /// byte's value at the batch's start, block i xor k0 = (B xor k0) xor (v + i in the
+    /// last byte), B the counter block with its last byte zero. B xor k0 is the same for
+    /// every batch between two carries out of the last byte, so it is kept (`base`) and
+    /// remade only when the bytes above the last change; the second term is a table of
+    /// public constants ([`LAST_BYTE`]). One XOR with a table vector (a memory operand)
+    /// per vector instead of an addition and an XOR (AVX-512 AES-128-GCM: 173 -> 168
+    /// vector operations per 512-byte batch on the two ports that AES and CLMUL share with
+    /// everything else), and no per-batch broadcast, mask and XOR of the base (4 more; at
+    /// 16 KiB, x the bare AES rounds' time, raced in one process on Xeon f6 m167 against
+    /// the base remade every batch: encryption in place 1.143-1.177 -> 1.099-1.126, the
+    /// other directions within the runs' spread). Narrower vectors keep the additions on
+    /// the first block's form (a table measured 4-8 % slower on avx2,
     /// docs/perf/cycles-intel-f6-m207.md). The choice branches on the counter's value and
     /// the table is read at an index made from it, so it is only made for a public
     /// starting counter (96-bit IVs); `make ct-check` flags it otherwise.
@@ -117,14 +128,15 @@ impl<V: Simd> Ctr<V> {
         let blocks = (N * V::LANES) as u32;
         let v = self.low & 0xff;
         if self.be && self.public && v + blocks <= 0x100 {
-            // (A batch of more than 32 blocks would read past a table row.)
-            if V::LANES >= 4 && N * V::LANES <= 32 {
-                // The batch's first block in every lane, its last byte cut to 32m, xor k0.
-                let first = V::broadcast(cpu, self.next.bswap().lane0());
-                let base = first.and(V::from_u128(cpu, !(0x1f << 120))).xor(k0);
-                let row = &CARRY_FREE[(v >> 5) as usize][(v & 31) as usize..][..32];
+            if V::LANES >= 4 {
+                if self.base_hi != self.low >> 8 {
+                    let first = V::broadcast(cpu, self.next.bswap().lane0());
+                    self.base = first.and(V::from_u128(cpu, !(0xff << 120))).xor(k0);
+                    self.base_hi = self.low >> 8;
+                }
+                let row = &LAST_BYTE[v as usize..][..blocks as usize];
                 for (j, x) in s.iter_mut().enumerate() {
-                    *x = base.xor(V::load_elems(cpu, &row[j * V::LANES..]));
+                    *x = self.base.xor(V::load_elems(cpu, &row[j * V::LANES..]));
                 }
             } else {
                 let first = self.next.bswap();
@@ -145,22 +157,18 @@ impl<V: Simd> Ctr<V> {
     }
 }
 
-/// `CARRY_FREE[m][e]`: the block whose last byte is (32m + e) xor 32m and whose other
-/// bytes are zero (e < 64; entries with 32m + e above 255 are never read, see
-/// [`Ctr::take_batch`]). Public constants: 8 KiB.
-static CARRY_FREE: [[u128; 64]; 8] = carry_free();
+/// `LAST_BYTE[e]`: the block whose last byte is e and whose other bytes are zero. A
+/// batch of b blocks from last byte v reads entries v..v + b, all in the table: it is
+/// only made from them when it does not carry out of that byte ([`Ctr::take_batch`]).
+/// Public constants: 4 KiB.
+static LAST_BYTE: [u128; 256] = last_byte();
 
-const fn carry_free() -> [[u128; 64]; 8] {
-    let mut t = [[0u128; 64]; 8];
-    let mut m = 0;
-    while m < 8 {
-        let mut e = 0;
-        while e < 64 {
-            let a = 32 * m;
-            t[m][e] = ((((a + e) ^ a) & 0xff) as u128) << 120;
-            e += 1;
-        }
-        m += 1;
+const fn last_byte() -> [u128; 256] {
+    let mut t = [0u128; 256];
+    let mut e = 0;
+    while e < 256 {
+        t[e] = (e as u128) << 120;
+        e += 1;
     }
     t
 }
