@@ -721,7 +721,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
         }
     }
     // Rounds 1..=N each carry one vector of hashing (R > N, asserted above), schoolbook
-    // (`absorb_schoolbook`).
+    // (`absorb_schoolbook`), each round a straight-line copy (`unrolled!`).
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
     unrolled!(j in 0..N => {

@@ -90,15 +90,18 @@ impl Hash {
 }
 
 /// `for $j in 0..$n $body` with each step a copy of the body in which `$j` is a constant
-/// (`$n` a constant, at most 12): a loop the compiler cannot leave rolled. LLVM kept the
-/// stitched batch's rounds 3..=8 (eight AES rounds and one vector's hashing each) as a
-/// loop of six steps, the round key and the power read at a run-time offset and the
-/// pairing of the products' sums (`j % 2`) tested and branched on at run time: about 50
-/// integer instructions per batch on the ports the vector units use. Unrolled, AES-128-GCM
-/// on avx512 at 16 KiB, x the bare AES rounds' time, the two forms raced in one process
-/// (Xeon f6 m167, three runs): encryption in place 1.215-1.234 -> 1.153-1.169,
-/// `decrypt_into` 1.227-1.247 -> 1.177-1.204. (A closure called once per step was not
-/// inlined into the call sites, and spilled the batch to the stack.)
+/// (`$n` a constant, at most 12: the steps from `$n` on are compiled out, but rustc's
+/// constant-index lint still checks them against the arrays the body indexes, and the
+/// stitched batch's 15 round keys allow `j + 1` up to 14): a loop the compiler cannot
+/// leave rolled. LLVM kept the stitched batch's rounds 3..=8 (eight AES rounds and one
+/// vector's hashing each) as a loop of six steps, the round key and the power read at a
+/// run-time offset and the pairing of the products' sums (`j % 2`) tested and branched
+/// on at run time: about 50 integer instructions per batch on the ports the vector units
+/// use. Unrolled, AES-128-GCM on avx512 at 16 KiB, x the bare AES rounds' time, the two
+/// forms raced in one process (Xeon f6 m167, three runs): encryption in place
+/// 1.215-1.234 -> 1.153-1.169, `decrypt_into` 1.227-1.247 -> 1.177-1.204. (A closure
+/// called once per step was not inlined into the call sites, and spilled the batch to
+/// the stack.)
 macro_rules! unrolled {
     ($j:ident in 0..$n:expr => $body:block) => {
         unrolled!(@steps $j, $n, $body, 0 1 2 3 4 5 6 7 8 9 10 11)
