@@ -286,7 +286,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
     #[inline(always)]
     fn fused_end(
         &self,
-        mut acc: u128,
+        acc: u128,
         io: Data<'_>,
         what: Hash,
         plan: Plan,
@@ -295,19 +295,9 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
         let (cpu, key) = (self.cpu, self.key);
         let bc = V::block_cpu(cpu);
         let y0 = V::Block::load_halves(bc, self.y0.block);
-        let lh = hash_block(
-            key,
-            V::Block::zero(bc),
-            load_block::<V::Block>(bc, lengths, key.flavor),
-        );
         let ks = keys::<V>(cpu, self.rk);
-        let mut pass = Pass::<V, N, MAXW> {
-            cpu,
-            ks: &ks,
-            key,
-            c: Ctr::<V>::after(cpu, y0, self.y0.kind, 1),
-        };
-        let s = stitched_batches(&mut pass, &mut acc, io, what, plan, true).xor(lh);
+        let c = Ctr::<V>::after(cpu, y0, self.y0.kind, 1);
+        let s = batches_and_lengths::<V, N, MAXW>(cpu, &ks, key, c, acc, io, what, plan, lengths);
         // E(K, Y0) with the first lanes of the vector round keys, after the batches: `pin`
         // keeps the compiler from hoisting it to the start (it did, and the 16 KiB gain
         // of the fused end was gone: its rounds' chain ahead of the first batch costs
@@ -318,6 +308,65 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
         // T = S xor E(K, Y0): `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(),
         // whose little-endian integer is bswap(S) xor le(E).
         s.bswap().xor(mask[0]).to_u128().to_le_bytes()
+    }
+}
+
+/// The stitched batches of `plan`, which end `io`, and the length block, from the running
+/// value `acc` and counter `c`: returns (A + L)·H, A the running value extended by the
+/// data, in the form of [`Whole::fused_end`] (the batch hashed last one power higher, so
+/// it leaves A·H; L·H computed before the data, off the critical path).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    ks: &Keys<V>,
+    key: &HashKey,
+    c: Ctr<V>,
+    mut acc: u128,
+    io: Data<'_>,
+    what: Hash,
+    plan: Plan,
+    lengths: &[u8; 16],
+) -> V::Block {
+    let bc = V::block_cpu(cpu);
+    let lh = hash_block(
+        key,
+        V::Block::zero(bc),
+        load_block::<V::Block>(bc, lengths, key.flavor),
+    );
+    let mut pass = Pass::<V, N, MAXW> { cpu, ks, key, c };
+    stitched_batches(&mut pass, &mut acc, io, what, plan, true).xor(lh)
+}
+
+/// [`stitched`] and then the length block `lengths`: returns (A + L)·H, A the running
+/// value `acc` extended by the data. When the stitched batches end the data, the
+/// message's end is fused as in [`Whole::fused_end`] ([`batches_and_lengths`]): one
+/// multiply and reduction fewer after the last batch, and the lanes' sum never leaves
+/// the vector registers.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    start: CtrStart,
+    mut acc: u128,
+    io: Data<'_>,
+    what: Hash,
+    lengths: &[u8; 16],
+) -> V::Block {
+    let bc = V::block_cpu(cpu);
+    let c = Ctr::<V>::new(cpu, start);
+    match Plan::of::<V, N>(key, &io) {
+        Some(plan) if plan.ends_input::<V, N>(io.len()) => {
+            let ks = keys::<V>(cpu, rk);
+            batches_and_lengths::<V, N, MAXW>(cpu, &ks, key, c, acc, io, what, plan, lengths)
+        }
+        _ => {
+            stitched_from::<V, N, MAXW>(cpu, rk, key, c, &mut acc, io, what);
+            let x = load_block::<V::Block>(bc, lengths, key.flavor);
+            hash_block(key, V::Block::from_u128(bc, acc), x)
+        }
     }
 }
 
