@@ -33,6 +33,12 @@ macro_rules! kernel_list {
             [ctr_xor] fn ctr_xor(rk: &crate::aes::RoundKeys, kind: crate::engine::Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16]
                 = crate::engine::kernels::ctr::ctr_xor::<V, N>,
                 portable { crate::engine::portable::ctr_xor(rk, kind, ctr, data) };
+            /// Fills the round-one table of an AES key (`engine::RoundOne`; only engines
+            /// whose `ROUND_ONE` is set use it).
+            #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+            [round_one_kernel] fn round_one(rk: &crate::aes::RoundKeys, table: &mut crate::engine::RoundOne) -> ()
+                = crate::engine::kernels::ctr::round_one_table::<V>,
+                portable {};
             /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
             [hash_update] fn hash_update(key: &crate::field::HashKey, acc: &mut u128, data: &[u8])
                 = crate::engine::kernels::ghash::hash_update::<V, MAXW>,

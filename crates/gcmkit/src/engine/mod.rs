@@ -41,6 +41,7 @@ pub(crate) mod kernels;
 )]
 mod message_key;
 pub(crate) mod portable;
+mod round_one;
 pub(crate) mod sequence;
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
@@ -55,6 +56,7 @@ pub(crate) mod x86;
 pub(crate) use hw::hw_engine;
 pub(crate) use kernels::Hash;
 pub(crate) use portable::Counter;
+pub(crate) use round_one::RoundOne;
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
@@ -344,6 +346,9 @@ pub(crate) struct Y0<'a> {
     pub(crate) kind: Counter,
     /// The block itself.
     pub(crate) block: &'a [u8; 16],
+    /// The key's round-one table ([`RoundOne`]), if it has one: the stitched batches of
+    /// a public counter (`Counter::Be32Public`) start from it one AES round in.
+    pub(crate) round_one: Option<&'a RoundOne>,
 }
 
 /// The long-term keys and variant of GCM-SIV (2015), for its small-message kernel
@@ -529,6 +534,19 @@ impl Kernels {
     /// portable engine hashes 8 blocks per reduction.
     pub(crate) fn batch_blocks(self) -> usize {
         dispatch!(self, 8, |m, _| m::BATCH_BLOCKS)
+    }
+
+    /// The round-one table of the AES key `rk` ([`RoundOne`]) when this engine's stitched
+    /// kernel starts from one (`Simd::ROUND_ONE`: `kernels::ctr::Ctr::take_batch_round_one`),
+    /// else `None`, allocating nothing.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn round_one(self, rk: &RoundKeys) -> Option<alloc::boxed::Box<RoundOne>> {
+        if !dispatch!(self, false, |m, _| m::ROUND_ONE) {
+            return None;
+        }
+        let mut t = alloc::boxed::Box::new(RoundOne::empty());
+        self.round_one_kernel(rk, &mut t)?;
+        Some(t)
     }
 
     /// Fills `key` in place with `count` powers of H from its 16 bytes.

@@ -143,7 +143,7 @@ impl GcmSteps for Whole<'_> {
 
     fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
         let data = io.into_in_place();
-        let Y0 { kind, block } = self.y0;
+        let Y0 { kind, block, .. } = self.y0;
         // E(K, Y0) is block 0 of a batch: of the data's own batch when the data fits in the
         // other blocks (one batch of AES for a short message, not two), else of its own.
         let mut ks = [[0u8; 16]; soft::BATCH];

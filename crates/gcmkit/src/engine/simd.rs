@@ -30,6 +30,14 @@ pub(crate) trait Simd: Copy {
     type Cpu: Copy + Into<<Self::Block as Simd>::Cpu>;
     /// Blocks per vector.
     const LANES: usize;
+    /// Whether the stitched kernel starts its batches from a key's round-one table
+    /// (`engine::RoundOne`) on this backend: a table vector load and an XOR per vector in
+    /// place of an AES round (and, on narrower vectors, of the counter's addition and byte
+    /// reversal). Set where measured faster: on x86, AES-128-GCM at 16 KiB and 1 MiB, raced
+    /// in one process on Xeon f6 m167 against the same build without the table, it was
+    /// faster in every direction on avx512, avx2 and aesni
+    /// (docs/perf/cycles-intel-f6-m167.md). Not measured on Arm: off there.
+    const ROUND_ONE: bool = false;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 
@@ -74,6 +82,13 @@ pub(crate) trait Simd: Copy {
         let src = &src[..Self::LANES];
         // SAFETY: `src` is LANES u128s = 16·LANES readable bytes (the slice above).
         unsafe { Self::load_ptr(cpu, src.as_ptr().cast()) }
+    }
+    /// Stores the vector into the first `LANES` elements of `dst`, one per lane.
+    #[inline(always)]
+    fn store_elems(self, dst: &mut [u128]) {
+        let dst = &mut dst[..Self::LANES];
+        // SAFETY: `dst` is LANES u128s = 16·LANES writable bytes (the slice above).
+        unsafe { self.store_ptr(dst.as_mut_ptr().cast()) }
     }
     /// A hint to bring the cache line holding `p` into L1 (no load, never faults: `p`
     /// may lie past the data). The default does nothing.

@@ -21,7 +21,7 @@ pub use incremental::IncrementalGmac;
 pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine, Kernels, SmallStart};
+use crate::engine::{Counter, Data, Engine, Kernels, RoundOne, SmallStart};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
@@ -104,12 +104,16 @@ pub(crate) fn check_tag_len(len: usize) -> Result<usize, Error> {
     }
 }
 
-/// Key material of one AES-GCM key: round keys, the GHASH key and the engine.
+/// Key material of one AES-GCM key: round keys, the GHASH key and the engine, and for
+/// a long-term key on an engine that uses one, the AES round-one table of its counter
+/// blocks ([`RoundOne`]; [`Self::with_round_one`]).
 #[derive(Clone, Debug)]
 pub(crate) struct GcmKey {
     pub(crate) aes: RoundKeys,
     pub(crate) h: HashKey,
     pub(crate) engine: Kernels,
+    #[cfg(feature = "alloc")]
+    round_one: Option<alloc::boxed::Box<RoundOne>>,
 }
 
 impl GcmKey {
@@ -125,6 +129,35 @@ impl GcmKey {
             aes: RoundKeys::empty(),
             h: HashKey::empty(Flavor::Ghash),
             engine,
+            #[cfg(feature = "alloc")]
+            round_one: None,
+        }
+    }
+
+    /// The key with its round-one table, if its engine uses one: for keys that encrypt
+    /// many messages (the table costs about 4 KiB and 64 vector AES instructions to
+    /// build, more than it saves in one message under 128 KiB). Keys derived per message
+    /// (XAES-256-GCM, DNDK-GCM) go without.
+    pub(crate) fn with_round_one(self) -> Self {
+        #[cfg(feature = "alloc")]
+        let round_one = self.engine.round_one(&self.aes);
+        GcmKey {
+            #[cfg(feature = "alloc")]
+            round_one,
+            ..self
+        }
+    }
+
+    /// The round-one table, if the key has one.
+    #[inline(always)]
+    fn round_one(&self) -> Option<&RoundOne> {
+        #[cfg(feature = "alloc")]
+        {
+            self.round_one.as_deref()
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            None
         }
     }
 
@@ -240,12 +273,14 @@ impl GcmKey {
         Ok(self.full_tag(iv, &y0, aad, data, false))
     }
 
-    /// Y0 for the engine: the block and how this IV's counter advances.
+    /// Y0 for the engine: the block, how this IV's counter advances, and the key's
+    /// round-one table.
     #[inline(always)]
-    fn start<'a>(iv: &[u8], y0: &'a [u8; 16]) -> crate::engine::Y0<'a> {
+    fn start<'a>(&'a self, iv: &[u8], y0: &'a [u8; 16]) -> crate::engine::Y0<'a> {
         crate::engine::Y0 {
             kind: Self::counter_kind(iv),
             block: y0,
+            round_one: self.round_one(),
         }
     }
 
@@ -260,7 +295,7 @@ impl GcmKey {
     ) -> Result<[u8; 16], Error> {
         Self::check_lengths(aad.len(), out.len())?;
         let y0 = self.y0(iv)?;
-        let start = Self::start(iv, &y0);
+        let start = self.start(iv, &y0);
         Ok(self
             .engine
             .gcm_seal_parts(&self.aes, &self.h, start, aad, parts, out))
@@ -290,7 +325,7 @@ impl GcmKey {
         ) {
             return t;
         }
-        let start = Self::start(iv, y0);
+        let start = self.start(iv, y0);
         self.engine.gcm_whole(
             &self.aes,
             &self.h,
@@ -432,7 +467,7 @@ impl AesGcm {
     /// A key object on a given engine (an error if the CPU lacks it).
     pub fn with_engine(key: &[u8], engine: Engine) -> Result<Self, Error> {
         Ok(AesGcm {
-            key: GcmKey::new(key, engine.kernels()?)?,
+            key: GcmKey::new(key, engine.kernels()?)?.with_round_one(),
             tag_len: 16,
         })
     }

@@ -69,7 +69,7 @@ pub(super) fn keys<V: Simd>(cpu: V::Cpu, rk: &RoundKeys) -> Keys<V> {
 
 /// One round key broadcast to every lane.
 #[inline(always)]
-fn broadcast_key<V: Simd>(cpu: V::Cpu, b: &[u8; 16]) -> V {
+pub(super) fn broadcast_key<V: Simd>(cpu: V::Cpu, b: &[u8; 16]) -> V {
     V::broadcast(cpu, V::Block::load(V::block_cpu(cpu), b))
 }
 

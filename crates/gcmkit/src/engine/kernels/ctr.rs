@@ -2,10 +2,10 @@
 //! keystream per batch, and tails as one group of independent AES chains.
 
 use super::super::simd::Simd;
-use super::aes::{aes_n_whitened, keys, Keys};
+use super::aes::{aes_n_whitened, broadcast_key, keys, Keys};
 use super::xor_vectors;
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, CtrStart, Data};
+use crate::engine::{Counter, CtrStart, Data, RoundOne};
 
 /// Counter blocks, `LANES` at a time, in integer form (see module docs).
 #[derive(Clone)]
@@ -24,6 +24,12 @@ pub(super) struct Ctr<V> {
     /// copy of round key 0 masked by a public block, not wiped.
     base: V,
     base_hi: u32,
+    /// [`Self::take_batch_round_one`]'s base: AESENC(B xor k0, k1) for the same B as
+    /// `base`, in every lane, made when the bytes above the last were `base1_hi`
+    /// (`u32::MAX`: not made yet). Round-key material of a public block, not wiped (as
+    /// `base`).
+    base1: V,
+    base1_hi: u32,
 }
 
 impl<V: Simd> Ctr<V> {
@@ -86,6 +92,8 @@ impl<V: Simd> Ctr<V> {
             low: c.dword0(),
             base: V::zero(cpu),
             base_hi: u32::MAX,
+            base1: V::zero(cpu),
+            base1_hi: u32::MAX,
         }
     }
 
@@ -100,6 +108,52 @@ impl<V: Simd> Ctr<V> {
         } else {
             c
         }
+    }
+
+    /// Whether the counter is GCM's big-endian one from a public start (96-bit IVs): the
+    /// only kind [`Self::take_batch_round_one`] may read a table for.
+    #[inline(always)]
+    pub(super) fn public_be(&self) -> bool {
+        self.be && self.public
+    }
+
+    /// The next N vectors of counter blocks after AES rounds 0 and 1 (round keys `k0`,
+    /// `k1`): between carries out of the counter's last byte v, block i's is the kept
+    /// AESENC(B xor k0, k1) xor `table`[v + i] (`engine::RoundOne`, which derives it);
+    /// a batch that carries (or without a table) runs the two rounds. Branches on the counter's value and
+    /// reads the table at an index made from it, so it is only called for a public
+    /// counter ([`Self::public_be`]), on backends whose `Simd::ROUND_ONE` is set.
+    #[inline(always)]
+    pub(super) fn take_batch_round_one<const N: usize>(
+        &mut self,
+        k0: V,
+        k1: V,
+        table: Option<&RoundOne>,
+    ) -> [V; N] {
+        let cpu = k0.cpu();
+        let blocks = (N * V::LANES) as u32;
+        let v = self.low & 0xff;
+        if let Some(table) = table.filter(|_| self.public_be() && v + blocks <= 0x100) {
+            if self.base1_hi != self.low >> 8 {
+                let first = V::broadcast(cpu, self.next.bswap().lane0());
+                let b = first.and(V::from_u128(cpu, !(0xff << 120)));
+                self.base1 = b.xor(k0).aesenc(k1);
+                self.base1_hi = self.low >> 8;
+            }
+            let row = &table.t[v as usize..][..blocks as usize];
+            let mut s = [V::zero(cpu); N];
+            for (j, x) in s.iter_mut().enumerate() {
+                *x = self.base1.xor(V::load_elems(cpu, &row[j * V::LANES..]));
+            }
+            self.next = self.next.add32(V::splat_dword0(cpu, blocks as i32));
+            self.low = self.low.wrapping_add(blocks);
+            return s;
+        }
+        let mut s = self.take_batch::<N>(k0);
+        for x in s.iter_mut() {
+            *x = x.aesenc(k1);
+        }
+        s
     }
 
     /// The next N vectors of counter blocks, ready for AES, each xored with `k0` (AES
@@ -154,6 +208,18 @@ impl<V: Simd> Ctr<V> {
             }
         }
         s
+    }
+}
+
+/// Fills `table` with T[v] = AESENC(k0 xor v·e15, AESENC(k0, 0)) for the key `rk`
+/// (`engine::RoundOne` derives it), `V::LANES` entries per instruction.
+#[inline(always)]
+pub(crate) fn round_one_table<V: Simd>(cpu: V::Cpu, rk: &RoundKeys, table: &mut RoundOne) {
+    let k0 = broadcast_key::<V>(cpu, &rk.as_blocks()[0]);
+    let a = k0.aesenc(V::zero(cpu));
+    for v in (0..256).step_by(V::LANES) {
+        let x = k0.xor(V::load_elems(cpu, &LAST_BYTE[v..]));
+        x.aesenc(a).store_elems(&mut table.t[v..]);
     }
 }
 

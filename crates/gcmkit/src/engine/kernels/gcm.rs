@@ -10,7 +10,7 @@ use super::ghash::{Sums, Table};
 use super::{unrolled, xor_vectors, Hash};
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps, TwoPass};
-use crate::engine::{Counter, CtrStart, Data, Y0};
+use crate::engine::{Counter, CtrStart, Data, RoundOne, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// Largest message (bytes) for [`gcm_small`]: with E(K, Y0), eight AES blocks.
@@ -240,7 +240,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
         // The data's first counter, Y0 + 1, from Y0's register.
         let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
-        stitched_from::<V, N, MAXW>(cpu, self.rk, self.key, c, acc, io, what);
+        let (rk, key, round_one) = (self.rk, self.key, self.y0.round_one);
+        stitched_from::<V, N, MAXW>(cpu, rk, key, round_one, c, acc, io, what);
         let mut e = [0u8; 16];
         mask[0].store(&mut e);
         e
@@ -297,7 +298,14 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
         let y0 = V::Block::load_halves(bc, self.y0.block);
         let ks = keys::<V>(cpu, self.rk);
         let c = Ctr::<V>::after(cpu, y0, self.y0.kind, 1);
-        let s = batches_and_lengths::<V, N, MAXW>(cpu, &ks, key, c, acc, io, what, plan, lengths);
+        let pass = Pass::<V, N, MAXW> {
+            cpu,
+            ks: &ks,
+            key,
+            round_one: self.y0.round_one,
+            c,
+        };
+        let s = batches_and_lengths(pass, acc, io, what, plan, lengths);
         // E(K, Y0) with the first lanes of the vector round keys, after the batches: `pin`
         // keeps the compiler from hoisting it to the start (it did, and the 16 KiB gain
         // of the fused end was gone: its rounds' chain ahead of the first batch costs
@@ -318,23 +326,20 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
-    cpu: V::Cpu,
-    ks: &Keys<V>,
-    key: &HashKey,
-    c: Ctr<V>,
+    mut pass: Pass<'_, V, N, MAXW>,
     mut acc: u128,
     io: Data<'_>,
     what: Hash,
     plan: Plan,
     lengths: &[u8; 16],
 ) -> V::Block {
-    let bc = V::block_cpu(cpu);
+    let key = pass.key;
+    let bc = V::block_cpu(pass.cpu);
     let lh = hash_block(
         key,
         V::Block::zero(bc),
         load_block::<V::Block>(bc, lengths, key.flavor),
     );
-    let mut pass = Pass::<V, N, MAXW> { cpu, ks, key, c };
     stitched_batches(&mut pass, &mut acc, io, what, plan, true).xor(lh)
 }
 
@@ -360,10 +365,17 @@ pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
     match Plan::of::<V, N>(key, &io) {
         Some(plan) if plan.ends_input::<V, N>(io.len()) => {
             let ks = keys::<V>(cpu, rk);
-            batches_and_lengths::<V, N, MAXW>(cpu, &ks, key, c, acc, io, what, plan, lengths)
+            let pass = Pass::<V, N, MAXW> {
+                cpu,
+                ks: &ks,
+                key,
+                round_one: None,
+                c,
+            };
+            batches_and_lengths(pass, acc, io, what, plan, lengths)
         }
         _ => {
-            stitched_from::<V, N, MAXW>(cpu, rk, key, c, &mut acc, io, what);
+            stitched_from::<V, N, MAXW>(cpu, rk, key, None, c, &mut acc, io, what);
             let x = load_block::<V::Block>(bc, lengths, key.flavor);
             hash_block(key, V::Block::from_u128(bc, acc), x)
         }
@@ -384,18 +396,21 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
 ) -> [u8; 16] {
     let blocks = io.len().div_ceil(16) as u32;
     let c = Ctr::<V>::new(cpu, start);
-    stitched_from::<V, N, MAXW>(cpu, rk, key, c, acc, io, what);
+    stitched_from::<V, N, MAXW>(cpu, rk, key, None, c, acc, io, what);
     start.kind.add(&start.block, blocks)
 }
 
 /// [`stitched`] from counter `c`, in registers: the whole batches stitched
 /// ([`stitched_batches`]), the rest (or an input under two batches) by
-/// `engine::sequence::two_pass`, which continues the same counter and round keys.
+/// `engine::sequence::two_pass`, which continues the same counter and round keys. The
+/// batches start from `round_one` when given ([`stitched_batches`]).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
+    round_one: Option<&RoundOne>,
     c: Ctr<V>,
     acc: &mut u128,
     mut io: Data<'_>,
@@ -406,6 +421,7 @@ fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
         cpu,
         ks: &ks,
         key,
+        round_one,
         c,
     };
     let Some(plan) = Plan::of::<V, N>(key, &io) else {
@@ -498,12 +514,15 @@ fn stitched_batches<V: Simd, const N: usize, const MAXW: usize>(
             (true, _) => V::load_elems(cpu, &table.h[i - 1..]),
         };
     }
+    // A key's round-one table serves GCM's public counters only (`Ctr::public_be`).
+    let round_one = pass.round_one.filter(|_| pass.c.public_be());
     let run = Stitch {
         ks,
         step: &step,
         last: &last,
         batches: plan.batches,
         what,
+        round_one,
     };
     let a0 = V::from_lane0(cpu, V::Block::from_u128(bc, *acc));
     let mut c = pass.c.clone();
@@ -549,6 +568,8 @@ struct Pass<'a, V: Simd, const N: usize, const MAXW: usize> {
     cpu: V::Cpu,
     ks: &'a Keys<V>,
     key: &'a HashKey,
+    /// The key's round-one table, for the stitched batches ([`stitched_batches`]).
+    round_one: Option<&'a RoundOne>,
     c: Ctr<V>,
 }
 
@@ -579,12 +600,17 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 /// and two XORs) and the move of the folded value into lane 0: AES-128-GCM on avx512, x
 /// the bare AES rounds' time, 1 MiB encryption in place 1.09-1.11 -> 1.06-1.07, 16 KiB
 /// 1.17-1.18 -> 1.13-1.16 (docs/perf/cycles-intel-f6-m207.md).
+///
+/// With `round_one` (a key's table, a public GCM counter), each batch
+/// starts one AES round in (`Ctr::take_batch_round_one`), and the vectors' hashing hides
+/// behind rounds 2..=N + 1.
 struct Stitch<'a, V, const N: usize> {
     ks: &'a Keys<V>,
     step: &'a [V; N],
     last: &'a [V; N],
     batches: usize,
     what: Hash,
+    round_one: Option<&'a RoundOne>,
 }
 
 /// The stitched batches with the AES round count `R` fixed at compile time; `io` holds at
@@ -607,15 +633,22 @@ fn batch_loop<V: Simd, const N: usize, const R: usize>(
     c: &mut Ctr<V>,
     a: V,
 ) -> V::Block {
+    // Only AES-GCM keys have a table, and only backends whose `Simd::ROUND_ONE` is set
+    // use one: the batches from it are compiled for that flavor and those backends alone
+    // (a constant condition, so the others do not instantiate them).
+    if const { V::ROUND_ONE } && run.round_one.is_some() {
+        return batches::<V, N, R, true>(run, Flavor::Ghash, io, c, a);
+    }
     match flavor {
-        Flavor::Ghash => batches::<V, N, R>(run, Flavor::Ghash, io, c, a),
-        Flavor::Polyval => batches::<V, N, R>(run, Flavor::Polyval, io, c, a),
+        Flavor::Ghash => batches::<V, N, R, false>(run, Flavor::Ghash, io, c, a),
+        Flavor::Polyval => batches::<V, N, R, false>(run, Flavor::Polyval, io, c, a),
     }
 }
 
-/// [`batch_loop`] for one (constant, once inlined) flavor.
+/// [`batch_loop`] for one (constant, once inlined) flavor, each batch from the key's
+/// round-one table when `T1` (`Stitch`).
 #[inline(always)]
-fn batches<V: Simd, const N: usize, const R: usize>(
+fn batches<V: Simd, const N: usize, const R: usize, const T1: bool>(
     run: &Stitch<'_, V, N>,
     flavor: Flavor,
     io: Data<'_>,
@@ -639,10 +672,10 @@ fn batches<V: Simd, const N: usize, const R: usize>(
             for (b, chunk) in most.chunks_exact_mut(wb).enumerate() {
                 prefetch_batch::<V>(base, (b + PREFETCH) * wb, wb);
                 let io = Data::InPlace(chunk);
-                a = batch::<V, N, R>(run, step, flavor, Hashed::Own, io, c, a);
+                a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Own, io, c, a);
             }
             let io = Data::InPlace(last);
-            a = batch::<V, N, R>(run, run.last, flavor, Hashed::Own, io, c, a);
+            a = batch::<V, N, R, T1>(run, run.last, flavor, Hashed::Own, io, c, a);
             a.fold_lanes()
         }
         // Out of place, batches by index: with two zipped `chunks_exact` iterators the
@@ -659,13 +692,13 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         (Data::Copy(src, dst), Hash::Input) => {
             let (src, dst) = (&src[..n], &mut dst[..n]);
             let io = Data::Copy(&src[..wb], &mut dst[..wb]);
-            a = batch::<V, N, R>(run, step, flavor, Hashed::Nothing, io, c, a);
+            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
             for b in 1..run.batches {
                 prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
                 let r = b * wb..(b + 1) * wb;
                 let hashed = Hashed::Prev(&src[(b - 1) * wb..b * wb]);
                 let io = Data::Copy(&src[r.clone()], &mut dst[r]);
-                a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
+                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
             }
             let last = &src[n - wb..];
             hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
@@ -674,13 +707,13 @@ fn batches<V: Simd, const N: usize, const R: usize>(
             let base = buf.as_ptr();
             let (first, rest) = buf[..n].split_at_mut(wb);
             let io = Data::InPlace(first);
-            a = batch::<V, N, R>(run, step, flavor, Hashed::Nothing, io, c, a);
+            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
             let mut prev: &[u8] = first;
             for (b, chunk) in rest.chunks_exact_mut(wb).enumerate() {
                 prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
                 let hashed = Hashed::Prev(prev);
                 let io = Data::InPlace(chunk);
-                a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
+                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
                 prev = chunk;
             }
             let last = &buf[n - wb..n];
@@ -689,13 +722,13 @@ fn batches<V: Simd, const N: usize, const R: usize>(
         (Data::Copy(src, dst), Hash::Output) => {
             let (src, dst) = (&src[..n], &mut dst[..n]);
             let io = Data::Copy(&src[..wb], &mut dst[..wb]);
-            a = batch::<V, N, R>(run, step, flavor, Hashed::Nothing, io, c, a);
+            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
             for b in 1..run.batches {
                 prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
                 let (done, rest) = dst.split_at_mut(b * wb);
                 let hashed = Hashed::Prev(&done[(b - 1) * wb..]);
                 let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
-                a = batch::<V, N, R>(run, step, flavor, hashed, io, c, a);
+                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
             }
             let last = &dst[n - wb..];
             hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
@@ -731,7 +764,7 @@ enum Hashed<'a> {
 /// destination (exactly one batch), with the N vectors `hashed` names hashed into `a` in
 /// its rounds. Returns the new hash value.
 #[inline(always)]
-fn batch<V: Simd, const N: usize, const R: usize>(
+fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
     run: &Stitch<'_, V, N>,
     powers: &[V; N],
     flavor: Flavor,
@@ -740,10 +773,11 @@ fn batch<V: Simd, const N: usize, const R: usize>(
     c: &mut Ctr<V>,
     mut a: V,
 ) -> V {
-    // Rounds 1..=N each carry one vector of hashing: the round count must exceed N.
+    // Rounds 1..=N (2..=N + 1 from the table) each carry one vector of hashing: the
+    // round count must exceed N (N + 1).
     const {
         assert!(
-            R > N,
+            R > N + T1 as usize,
             "every hashed vector needs an AES round to hide behind"
         )
     };
@@ -755,7 +789,14 @@ fn batch<V: Simd, const N: usize, const R: usize>(
         Hashed::Own => Some(io.src()),
         Hashed::Prev(p) => Some(p),
     };
-    let mut s = c.take_batch::<N>(ks.k[0]);
+    // The counter blocks after round 0, or (`T1`) after rounds 0 and 1: the rounds from
+    // `first` on are left to run (a constant, so the round keys stay in registers).
+    let first = 1 + T1 as usize;
+    let mut s = if T1 {
+        c.take_batch_round_one::<N>(ks.k[0], ks.k[1], run.round_one)
+    } else {
+        c.take_batch::<N>(ks.k[0])
+    };
     // Decryption hashes its own input: each input vector is loaded once, up front, and
     // serves both its product in the rounds and the keystream XOR at the end. Loaded
     // twice through two slices (out of place, where the destination's stores come between
@@ -769,12 +810,12 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             *x = V::load(cpu, &inp[vb * j..]);
         }
     }
-    // Rounds 1..=N each carry one vector of hashing (R > N, asserted above), schoolbook
-    // (`absorb_schoolbook`), each round a straight-line copy (`unrolled!`).
+    // Rounds first..first + N each carry one vector of hashing (asserted above),
+    // schoolbook (`absorb_schoolbook`), each round a straight-line copy (`unrolled!`).
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
     unrolled!(j in 0..N => {
-        let k = ks.k[j + 1];
+        let k = ks.k[j + first];
         for x in s.iter_mut() {
             *x = x.aesenc(k).pin();
         }
@@ -793,7 +834,7 @@ fn batch<V: Simd, const N: usize, const R: usize>(
             absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, powers[j]);
         }
     });
-    for r in N + 1..R {
+    for r in N + first..R {
         let k = ks.k[r];
         for x in s.iter_mut() {
             *x = x.aesenc(k).pin();

@@ -167,6 +167,10 @@ macro_rules! entry_points {
 
         /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
         pub(crate) const BATCH_BLOCKS: usize = N * <V as crate::engine::simd::Simd>::LANES;
+        /// Whether the stitched kernel starts batches from a key's round-one table (read
+        /// where tables are made: with `alloc`).
+        #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+        pub(crate) const ROUND_ONE: bool = <V as crate::engine::simd::Simd>::ROUND_ONE;
 
         crate::engine::interface::kernel_list!(
             [crate::engine::kernels::entry_points] { @each [$($feat),+]; }
@@ -186,6 +190,8 @@ macro_rules! entry_points {
             #[allow(unused_imports)]
             use super::*;
             pub(crate) use super::BATCH_BLOCKS;
+            #[cfg(feature = "alloc")]
+            pub(crate) use super::ROUND_ONE;
             $(
                 $(#[$m])*
                 #[inline]
