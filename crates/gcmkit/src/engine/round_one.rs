@@ -6,8 +6,10 @@
 //! AESENC(S, k1) = L(SubBytes(S)) xor k1, L = MixColumns ∘ ShiftRows, linear. SubBytes
 //! works byte by byte, and byte 15 of S is k0[15] xor v whatever B is, so
 //!
-//!     AESENC(S, k1) = AESENC(B xor k0, k1) xor T[v],
-//!     T[v] = AESENC(k0 xor v·e15, AESENC(k0, 0)) = L(SB(k0 xor v·e15)) xor L(SB(k0)),
+//! ```text
+//! AESENC(S, k1) = AESENC(B xor k0, k1) xor T[v],
+//! T[v] = AESENC(k0 xor v·e15, AESENC(k0, 0)) = L(SB(k0 xor v·e15)) xor L(SB(k0)),
+//! ```
 //!
 //! the first term the same for every block until the counter carries out of its last
 //! byte, the second a table of 256 blocks that depends on the key alone. A stitched batch

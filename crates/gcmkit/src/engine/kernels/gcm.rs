@@ -240,8 +240,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
         // The data's first counter, Y0 + 1, from Y0's register.
         let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
-        let (rk, key, round_one) = (self.rk, self.key, self.y0.round_one);
-        stitched_from::<V, N, MAXW>(cpu, rk, key, round_one, c, acc, io, what);
+        let ks = keys::<V>(cpu, self.rk);
+        stitched_from(self.pass(&ks, c), acc, io, what);
         let mut e = [0u8; 16];
         mask[0].store(&mut e);
         e
@@ -272,7 +272,24 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
     }
 }
 
-impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
+impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
+    /// The stitched pass of the message's data from counter `c`: GHASH (a constant here,
+    /// so only its batch loops are compiled into this kernel), the key's round-one table.
+    #[inline(always)]
+    fn pass<'k>(&self, ks: &'k Keys<V>, c: Ctr<V>) -> Pass<'k, V, N, MAXW>
+    where
+        'a: 'k,
+    {
+        Pass {
+            cpu: self.cpu,
+            ks,
+            key: self.key,
+            flavor: Flavor::Ghash,
+            round_one: self.y0.round_one,
+            c,
+        }
+    }
+
     /// The data, the length block and the tag (from the running value `acc` after the
     /// AAD) when the stitched batches of `plan` end the data, in one pass that fuses the
     /// message's serial end. The batch hashed last takes the powers one higher,
@@ -293,19 +310,12 @@ impl<V: Simd, const N: usize, const MAXW: usize> Whole<'_, V, N, MAXW> {
         plan: Plan,
         lengths: &[u8; 16],
     ) -> [u8; 16] {
-        let (cpu, key) = (self.cpu, self.key);
+        let cpu = self.cpu;
         let bc = V::block_cpu(cpu);
         let y0 = V::Block::load_halves(bc, self.y0.block);
         let ks = keys::<V>(cpu, self.rk);
         let c = Ctr::<V>::after(cpu, y0, self.y0.kind, 1);
-        let pass = Pass::<V, N, MAXW> {
-            cpu,
-            ks: &ks,
-            key,
-            round_one: self.y0.round_one,
-            c,
-        };
-        let s = batches_and_lengths(pass, acc, io, what, plan, lengths);
+        let s = batches_and_lengths(self.pass(&ks, c), acc, io, what, plan, lengths);
         // E(K, Y0) with the first lanes of the vector round keys, after the batches: `pin`
         // keeps the compiler from hoisting it to the start (it did, and the 16 KiB gain
         // of the fused end was gone: its rounds' chain ahead of the first batch costs
@@ -344,7 +354,8 @@ fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
 }
 
 /// [`stitched`] and then the length block `lengths`: returns (A + L)·H, A the running
-/// value `acc` extended by the data. When the stitched batches end the data, the
+/// value `acc` extended by the data. `flavor` is the key's (a constant at the caller,
+/// so that only that flavor's batch loops are compiled there). When the stitched batches end the data, the
 /// message's end is fused as in [`Whole::fused_end`] ([`batches_and_lengths`]): one
 /// multiply and reduction fewer after the last batch, and the lanes' sum never leaves
 /// the vector registers.
@@ -354,6 +365,7 @@ pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
+    flavor: Flavor,
     start: CtrStart,
     mut acc: u128,
     io: Data<'_>,
@@ -361,21 +373,14 @@ pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
     lengths: &[u8; 16],
 ) -> V::Block {
     let bc = V::block_cpu(cpu);
-    let c = Ctr::<V>::new(cpu, start);
+    let ks = keys::<V>(cpu, rk);
+    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, flavor, Ctr::<V>::new(cpu, start));
     match Plan::of::<V, N>(key, &io) {
         Some(plan) if plan.ends_input::<V, N>(io.len()) => {
-            let ks = keys::<V>(cpu, rk);
-            let pass = Pass::<V, N, MAXW> {
-                cpu,
-                ks: &ks,
-                key,
-                round_one: None,
-                c,
-            };
             batches_and_lengths(pass, acc, io, what, plan, lengths)
         }
         _ => {
-            stitched_from::<V, N, MAXW>(cpu, rk, key, None, c, &mut acc, io, what);
+            stitched_from(pass, &mut acc, io, what);
             let x = load_block::<V::Block>(bc, lengths, key.flavor);
             hash_block(key, V::Block::from_u128(bc, acc), x)
         }
@@ -394,37 +399,41 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    let blocks = io.len().div_ceil(16) as u32;
-    let c = Ctr::<V>::new(cpu, start);
-    stitched_from::<V, N, MAXW>(cpu, rk, key, None, c, acc, io, what);
-    start.kind.add(&start.block, blocks)
+    stitched_as::<V, N, MAXW>(cpu, rk, key, key.flavor, start, acc, io, what)
 }
 
-/// [`stitched`] from counter `c`, in registers: the whole batches stitched
-/// ([`stitched_batches`]), the rest (or an input under two batches) by
-/// `engine::sequence::two_pass`, which continues the same counter and round keys. The
-/// batches start from `round_one` when given ([`stitched_batches`]).
+/// [`stitched`] with the key's flavor given: a caller that knows it (a constant) gets
+/// only that flavor's batch loops compiled in.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn stitched_as<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    round_one: Option<&RoundOne>,
-    c: Ctr<V>,
+    flavor: Flavor,
+    start: CtrStart,
+    acc: &mut u128,
+    io: Data<'_>,
+    what: Hash,
+) -> [u8; 16] {
+    let blocks = io.len().div_ceil(16) as u32;
+    let ks = keys::<V>(cpu, rk);
+    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, flavor, Ctr::<V>::new(cpu, start));
+    stitched_from(pass, acc, io, what);
+    start.kind.add(&start.block, blocks)
+}
+
+/// [`stitched`] by `pass` (round keys in registers, counter set up): the whole batches
+/// stitched ([`stitched_batches`]), the rest (or an input under two batches) by
+/// `engine::sequence::two_pass`, which continues the same counter and round keys.
+#[inline(always)]
+fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
+    mut pass: Pass<'_, V, N, MAXW>,
     acc: &mut u128,
     mut io: Data<'_>,
     what: Hash,
 ) {
-    let ks = keys::<V>(cpu, rk);
-    let mut pass = Pass::<V, N, MAXW> {
-        cpu,
-        ks: &ks,
-        key,
-        round_one,
-        c,
-    };
-    let Some(plan) = Plan::of::<V, N>(key, &io) else {
+    let Some(plan) = Plan::of::<V, N>(pass.key, &io) else {
         // Short input: the two passes back to back.
         return sequence::two_pass(&mut pass, acc, io, what);
     };
@@ -527,9 +536,9 @@ fn stitched_batches<V: Simd, const N: usize, const MAXW: usize>(
     let a0 = V::from_lane0(cpu, V::Block::from_u128(bc, *acc));
     let mut c = pass.c.clone();
     let folded = match ks.rounds {
-        10 => batch_loop::<V, N, 10>(&run, key.flavor, io, &mut c, a0),
-        12 => batch_loop::<V, N, 12>(&run, key.flavor, io, &mut c, a0),
-        _ => batch_loop::<V, N, 14>(&run, key.flavor, io, &mut c, a0),
+        10 => batch_loop::<V, N, 10>(&run, pass.flavor, io, &mut c, a0),
+        12 => batch_loop::<V, N, 12>(&run, pass.flavor, io, &mut c, a0),
+        _ => batch_loop::<V, N, 14>(&run, pass.flavor, io, &mut c, a0),
     };
     pass.c = c;
     folded
@@ -568,9 +577,28 @@ struct Pass<'a, V: Simd, const N: usize, const MAXW: usize> {
     cpu: V::Cpu,
     ks: &'a Keys<V>,
     key: &'a HashKey,
+    /// The key's flavor, as the caller knows it: a constant where the caller is one
+    /// mode's kernel, so that only that flavor's batch loops are compiled into it (with
+    /// both, every AES-GCM and AES-GCM-SIV kernel carried the other's loops).
+    flavor: Flavor,
     /// The key's round-one table, for the stitched batches ([`stitched_batches`]).
     round_one: Option<&'a RoundOne>,
     c: Ctr<V>,
+}
+
+impl<'a, V: Simd, const N: usize, const MAXW: usize> Pass<'a, V, N, MAXW> {
+    /// A pass without a round-one table.
+    #[inline(always)]
+    fn new(cpu: V::Cpu, ks: &'a Keys<V>, key: &'a HashKey, flavor: Flavor, c: Ctr<V>) -> Self {
+        Pass {
+            cpu,
+            ks,
+            key,
+            flavor,
+            round_one: None,
+            c,
+        }
+    }
 }
 
 impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW> {

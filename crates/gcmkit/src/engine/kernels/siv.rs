@@ -413,10 +413,11 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // 1 KiB 481-493 -> 471-483, 1280 B 538-551 -> 528-541, 2 KiB 792 -> 786.
             let io = io.reborrow();
             let out = Hash::Output;
+            let pv = Flavor::Polyval;
             if half {
-                stitched_and_lengths::<V, HALF, MAXW>(cpu, &rk, hk, start, acc, io, out, &lb)
+                stitched_and_lengths::<V, HALF, MAXW>(cpu, &rk, hk, pv, start, acc, io, out, &lb)
             } else {
-                stitched_and_lengths::<V, N, MAXW>(cpu, &rk, hk, start, acc, io, out, &lb)
+                stitched_and_lengths::<V, N, MAXW>(cpu, &rk, hk, pv, start, acc, io, out, &lb)
             }
         }
     };
