@@ -12,7 +12,8 @@
 //! one feature table), one backend per ISA (`x86`: AES-NI, AVX2 and AVX-512 vector types,
 //! feature tables, key schedule; `arm`: the ARMv8 Crypto Extensions on NEON), `portable`
 //! (the constant-time engine for every other CPU), `message_key` (AES-GCM-SIV's
-//! per-message table of powers, built in place and wiped wide).
+//! per-message table of powers, built in place and wiped wide), `round_one` (a long-term
+//! AES-GCM key's table of AES round one for its counter blocks).
 //! Key objects hold a [`Kernels`] value: the portable engine, or a hardware engine with
 //! its token (`x86::avx512::Cpu`, ...), a zero-sized type whose only constructor is that
 //! engine's detection (`hw_engine!`). `dispatch!` hands the token to the engine's entry
