@@ -135,9 +135,9 @@ impl GcmKey {
     }
 
     /// The key with its round-one table, if its engine uses one: for keys that encrypt
-    /// many messages (the table costs about 4 KiB and 64 vector AES instructions to
-    /// build, more than it saves in one message under 128 KiB). Keys derived per message
-    /// (XAES-256-GCM, DNDK-GCM) go without.
+    /// many messages (the table costs 4 KiB and 256/LANES vector AES instructions to
+    /// build, 64 on avx512: more than it saves in one message under 128 KiB). Keys derived
+    /// per message (XAES-256-GCM, DNDK-GCM) go without.
     pub(crate) fn with_round_one(self) -> Self {
         #[cfg(feature = "alloc")]
         let round_one = self.engine.round_one(&self.aes);

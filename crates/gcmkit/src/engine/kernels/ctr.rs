@@ -120,9 +120,10 @@ impl<V: Simd> Ctr<V> {
     /// The next N vectors of counter blocks after AES rounds 0 and 1 (round keys `k0`,
     /// `k1`): between carries out of the counter's last byte v, block i's is the kept
     /// AESENC(B xor k0, k1) xor `table`[v + i] (`engine::RoundOne`, which derives it);
-    /// a batch that carries (or without a table) runs the two rounds. Branches on the counter's value and
-    /// reads the table at an index made from it, so it is only called for a public
-    /// counter ([`Self::public_be`]), on backends whose `Simd::ROUND_ONE` is set.
+    /// a batch that carries (or without a table) runs the two rounds. Branches on the
+    /// counter's value and reads the table at an index made from it, so it is only called
+    /// for a public counter ([`Self::public_be`]), on backends whose `Simd::ROUND_ONE` is
+    /// set.
     #[inline(always)]
     pub(super) fn take_batch_round_one<const N: usize>(
         &mut self,
@@ -135,24 +136,39 @@ impl<V: Simd> Ctr<V> {
         let v = self.low & 0xff;
         if let Some(table) = table.filter(|_| self.public_be() && v + blocks <= 0x100) {
             if self.base1_hi != self.low >> 8 {
-                let first = V::broadcast(cpu, self.next.bswap().lane0());
-                let b = first.and(V::from_u128(cpu, !(0xff << 120)));
-                self.base1 = b.xor(k0).aesenc(k1);
+                self.base1 = self.base_block(cpu).xor(k0).aesenc(k1);
                 self.base1_hi = self.low >> 8;
             }
-            let row = &table.t[v as usize..][..blocks as usize];
-            let mut s = [V::zero(cpu); N];
-            for (j, x) in s.iter_mut().enumerate() {
-                *x = self.base1.xor(V::load_elems(cpu, &row[j * V::LANES..]));
-            }
-            self.next = self.next.add32(V::splat_dword0(cpu, blocks as i32));
-            self.low = self.low.wrapping_add(blocks);
-            return s;
+            return self.batch_from_row(self.base1, &table.t[v as usize..]);
         }
         let mut s = self.take_batch::<N>(k0);
         for x in s.iter_mut() {
             *x = x.aesenc(k1);
         }
+        s
+    }
+
+    /// B for the kept bases: lane 0's counter block with its last byte zero, in every
+    /// lane.
+    #[inline(always)]
+    fn base_block(&self, cpu: V::Cpu) -> V {
+        let first = V::broadcast(cpu, self.next.bswap().lane0());
+        first.and(V::from_u128(cpu, !(0xff << 120)))
+    }
+
+    /// The batch of N vectors `base` xor `row`'s (a table from the counter's last byte
+    /// on, its batch not carrying out of that byte), and the counter moved past it.
+    #[inline(always)]
+    fn batch_from_row<const N: usize>(&mut self, base: V, row: &[u128]) -> [V; N] {
+        let cpu = base.cpu();
+        let blocks = (N * V::LANES) as u32;
+        let row = &row[..blocks as usize];
+        let mut s = [V::zero(cpu); N];
+        for (j, x) in s.iter_mut().enumerate() {
+            *x = base.xor(V::load_elems(cpu, &row[j * V::LANES..]));
+        }
+        self.next = self.next.add32(V::splat_dword0(cpu, blocks as i32));
+        self.low = self.low.wrapping_add(blocks);
         s
     }
 
@@ -184,14 +200,10 @@ impl<V: Simd> Ctr<V> {
         if self.be && self.public && v + blocks <= 0x100 {
             if V::LANES >= 4 {
                 if self.base_hi != self.low >> 8 {
-                    let first = V::broadcast(cpu, self.next.bswap().lane0());
-                    self.base = first.and(V::from_u128(cpu, !(0xff << 120))).xor(k0);
+                    self.base = self.base_block(cpu).xor(k0);
                     self.base_hi = self.low >> 8;
                 }
-                let row = &LAST_BYTE[v as usize..][..blocks as usize];
-                for (j, x) in s.iter_mut().enumerate() {
-                    *x = self.base.xor(V::load_elems(cpu, &row[j * V::LANES..]));
-                }
+                return self.batch_from_row(self.base, &LAST_BYTE[v as usize..]);
             } else {
                 let first = self.next.bswap();
                 for (j, x) in s.iter_mut().enumerate() {

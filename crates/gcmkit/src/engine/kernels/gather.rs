@@ -12,12 +12,12 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
-use super::gcm::{gcm_small, small_fits, stitched_as, Whole, SMALL_DATA};
+use super::gcm::{gcm_small, small_fits, stitched_gcm, Whole, SMALL_DATA};
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps};
 use crate::engine::{CtrStart, Data, Y0};
-use crate::field::{Flavor, HashKey};
+use crate::field::HashKey;
 use zeroize::Zeroize;
 
 /// Whole AES-GCM encryption (tag before truncation) of the concatenation of `parts` into
@@ -91,8 +91,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Parts<'_, V, N, MA
                 Run::Seam(len) => (Data::InPlace(&mut gather.seam[..len]), len),
                 Run::Done => break,
             };
-            let ghash = Flavor::Ghash;
-            ctr.block = stitched_as::<V, N, MAXW>(w.cpu, w.rk, w.key, ghash, ctr, acc, io, what);
+            let table = w.y0.round_one;
+            ctr.block = stitched_gcm::<V, N, MAXW>(w.cpu, w.rk, w.key, table, ctr, acc, io, what);
             if let Run::Seam(len) = run {
                 out[off..off + len].copy_from_slice(&gather.seam[..len]);
             }

@@ -334,7 +334,6 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
 /// data, in the form of [`Whole::fused_end`] (the batch hashed last one power higher, so
 /// it leaves A·H; L·H computed before the data, off the critical path).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
     mut pass: Pass<'_, V, N, MAXW>,
     mut acc: u128,
@@ -355,10 +354,10 @@ fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
 
 /// [`stitched`] and then the length block `lengths`: returns (A + L)·H, A the running
 /// value `acc` extended by the data. `flavor` is the key's (a constant at the caller,
-/// so that only that flavor's batch loops are compiled there). When the stitched batches end the data, the
-/// message's end is fused as in [`Whole::fused_end`] ([`batches_and_lengths`]): one
-/// multiply and reduction fewer after the last batch, and the lanes' sum never leaves
-/// the vector registers.
+/// so that only that flavor's batch loops are compiled there). When the stitched batches
+/// end the data, the message's end is fused as in [`Whole::fused_end`]
+/// ([`batches_and_lengths`]): one multiply and reduction fewer after the last batch, and
+/// the lanes' sum never leaves the vector registers.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
@@ -399,18 +398,36 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    stitched_as::<V, N, MAXW>(cpu, rk, key, key.flavor, start, acc, io, what)
+    stitched_with::<V, N, MAXW>(cpu, rk, key, (key.flavor, None), start, acc, io, what)
 }
 
-/// [`stitched`] with the key's flavor given: a caller that knows it (a constant) gets
-/// only that flavor's batch loops compiled in.
+/// [`stitched`] for AES-GCM's gathered runs (`gather::gcm_seal_parts`): GHASH, a
+/// constant, so that only its batch loops are compiled in, and the key's round-one table
+/// (`Y0::round_one`), which the batches read when `start` is a public counter.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn stitched_as<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn stitched_gcm<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    flavor: Flavor,
+    round_one: Option<&RoundOne>,
+    start: CtrStart,
+    acc: &mut u128,
+    io: Data<'_>,
+    what: Hash,
+) -> [u8; 16] {
+    let how = (Flavor::Ghash, round_one);
+    stitched_with::<V, N, MAXW>(cpu, rk, key, how, start, acc, io, what)
+}
+
+/// [`stitched`] with the hash flavor and the round-one table (`how`) given.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn stitched_with<V: Simd, const N: usize, const MAXW: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    how: (Flavor, Option<&RoundOne>),
     start: CtrStart,
     acc: &mut u128,
     io: Data<'_>,
@@ -418,7 +435,8 @@ pub(crate) fn stitched_as<V: Simd, const N: usize, const MAXW: usize>(
 ) -> [u8; 16] {
     let blocks = io.len().div_ceil(16) as u32;
     let ks = keys::<V>(cpu, rk);
-    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, flavor, Ctr::<V>::new(cpu, start));
+    let mut pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, how.0, Ctr::<V>::new(cpu, start));
+    pass.round_one = how.1;
     stitched_from(pass, acc, io, what);
     start.kind.add(&start.block, blocks)
 }
