@@ -47,8 +47,10 @@ provider:
 
 ## The provider through EVP (OpenSSL's EVP test data, Wycheproof), bad input against
 ## OpenSSL's own GCM, valgrind, and real TLS on 127.0.0.1: about 15 s, plus about 60 s to
-## build the provider from clean (release profile, 2-core VM).
+## build the provider from clean (release profile, 2-core VM). First, its symbols: no SIMD
+## intrinsic compiled out of line (scripts/check-inlined.sh, under a second).
 test-provider: provider
+	scripts/check-inlined.sh target/provider/gcmkit.so
 	crates/gcmkit-ossl/tests/run.sh $(PYTHON) $(WYCHEPROOF_DIR)
 
 ## openssl speed -evp: OpenSSL's AES-GCM against gcmkit's (and GCM-SIV): docs/perf/provider.md.

@@ -12,7 +12,7 @@
 
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
-use super::gcm::{gcm_small, small_fits, stitched_gcm, Whole, SMALL_DATA};
+use super::gcm::{gcm_small, small_fits, stitched_gcm_seal, Whole, SMALL_DATA};
 use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps};
@@ -69,6 +69,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Parts<'_, V, N, MA
 
     #[inline(always)]
     fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
+        // Encryption only (`gcm_seal_parts`): the stitched runs hash the output.
+        debug_assert!(what == Hash::Output);
         let w = &self.whole;
         let bc = V::block_cpu(w.cpu);
         // E(K, Y0) first, as `Whole` does.
@@ -92,7 +94,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Parts<'_, V, N, MA
                 Run::Done => break,
             };
             let table = w.y0.round_one;
-            ctr.block = stitched_gcm::<V, N, MAXW>(w.cpu, w.rk, w.key, table, ctr, acc, io, what);
+            ctr.block = stitched_gcm_seal::<V, N, MAXW>(w.cpu, w.rk, w.key, table, ctr, acc, io);
             if let Run::Seam(len) = run {
                 out[off..off + len].copy_from_slice(&gather.seam[..len]);
             }

@@ -241,7 +241,11 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         // The data's first counter, Y0 + 1, from Y0's register.
         let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
         let ks = keys::<V>(cpu, self.rk);
-        stitched_from(self.pass(&ks, c), acc, io, what);
+        let pass = self.pass(&ks, c);
+        match what {
+            Hash::Input => stitched_from::<V, N, MAXW, true, true>(pass, acc, io),
+            Hash::Output => stitched_from::<V, N, MAXW, true, false>(pass, acc, io),
+        }
         let mut e = [0u8; 16];
         mask[0].store(&mut e);
         e
@@ -273,21 +277,14 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
 }
 
 impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
-    /// The stitched pass of the message's data from counter `c`: GHASH (a constant here,
-    /// so only its batch loops are compiled into this kernel), the key's round-one table.
+    /// The stitched pass of the message's data from counter `c`, with the key's round-one
+    /// table. (Its callers pass GHASH as a constant: `GHASH` true.)
     #[inline(always)]
     fn pass<'k>(&self, ks: &'k Keys<V>, c: Ctr<V>) -> Pass<'k, V, N, MAXW>
     where
         'a: 'k,
     {
-        Pass {
-            cpu: self.cpu,
-            ks,
-            key: self.key,
-            flavor: Flavor::Ghash,
-            round_one: self.y0.round_one,
-            c,
-        }
+        Pass::new(self.cpu, ks, self.key, self.y0.round_one, c)
     }
 
     /// The data, the length block and the tag (from the running value `acc` after the
@@ -315,7 +312,15 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
         let y0 = V::Block::load_halves(bc, self.y0.block);
         let ks = keys::<V>(cpu, self.rk);
         let c = Ctr::<V>::after(cpu, y0, self.y0.kind, 1);
-        let s = batches_and_lengths(self.pass(&ks, c), acc, io, what, plan, lengths);
+        let pass = self.pass(&ks, c);
+        let s = match what {
+            Hash::Input => {
+                batches_and_lengths::<V, N, MAXW, true, true>(pass, acc, io, plan, lengths)
+            }
+            Hash::Output => {
+                batches_and_lengths::<V, N, MAXW, true, false>(pass, acc, io, plan, lengths)
+            }
+        };
         // E(K, Y0) with the first lanes of the vector round keys, after the batches: `pin`
         // keeps the compiler from hoisting it to the start (it did, and the 16 KiB gain
         // of the fused end was gone: its rounds' chain ahead of the first batch costs
@@ -334,11 +339,16 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
 /// data, in the form of [`Whole::fused_end`] (the batch hashed last one power higher, so
 /// it leaves A·H; L·H computed before the data, off the critical path).
 #[inline(always)]
-fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
+fn batches_and_lengths<
+    V: Simd,
+    const N: usize,
+    const MAXW: usize,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     mut pass: Pass<'_, V, N, MAXW>,
     mut acc: u128,
     io: Data<'_>,
-    what: Hash,
     plan: Plan,
     lengths: &[u8; 16],
 ) -> V::Block {
@@ -349,37 +359,40 @@ fn batches_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
         V::Block::zero(bc),
         load_block::<V::Block>(bc, lengths, key.flavor),
     );
-    stitched_batches(&mut pass, &mut acc, io, what, plan, true).xor(lh)
+    stitched_batches::<V, N, MAXW, GHASH, INPUT>(&mut pass, &mut acc, io, plan, true).xor(lh)
 }
 
 /// [`stitched`] and then the length block `lengths`: returns (A + L)·H, A the running
-/// value `acc` extended by the data. `flavor` is the key's (a constant at the caller,
-/// so that only that flavor's batch loops are compiled there). When the stitched batches
+/// value `acc` extended by the data. The key's flavor and what is hashed are the
+/// constants `GHASH` and `INPUT` ([`stitched_batches`]). When the stitched batches
 /// end the data, the message's end is fused as in [`Whole::fused_end`]
 /// ([`batches_and_lengths`]): one multiply and reduction fewer after the last batch, and
 /// the lanes' sum never leaves the vector registers.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn stitched_and_lengths<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn stitched_and_lengths<
+    V: Simd,
+    const N: usize,
+    const MAXW: usize,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    flavor: Flavor,
     start: CtrStart,
     mut acc: u128,
     io: Data<'_>,
-    what: Hash,
     lengths: &[u8; 16],
 ) -> V::Block {
     let bc = V::block_cpu(cpu);
     let ks = keys::<V>(cpu, rk);
-    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, flavor, Ctr::<V>::new(cpu, start));
+    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, None, Ctr::<V>::new(cpu, start));
     match Plan::of::<V, N>(key, &io) {
         Some(plan) if plan.ends_input::<V, N>(io.len()) => {
-            batches_and_lengths(pass, acc, io, what, plan, lengths)
+            batches_and_lengths::<V, N, MAXW, GHASH, INPUT>(pass, acc, io, plan, lengths)
         }
         _ => {
-            stitched_from(pass, &mut acc, io, what);
+            stitched_from::<V, N, MAXW, GHASH, INPUT>(pass, &mut acc, io);
             let x = load_block::<V::Block>(bc, lengths, key.flavor);
             hash_block(key, V::Block::from_u128(bc, acc), x)
         }
@@ -398,15 +411,29 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     io: Data<'_>,
     what: Hash,
 ) -> [u8; 16] {
-    stitched_with::<V, N, MAXW>(cpu, rk, key, (key.flavor, None), start, acc, io, what)
+    let (k, s) = (key.flavor, start);
+    match (k, what) {
+        (Flavor::Ghash, Hash::Input) => {
+            stitched_with::<V, N, MAXW, true, true>(cpu, rk, key, None, s, acc, io)
+        }
+        (Flavor::Ghash, Hash::Output) => {
+            stitched_with::<V, N, MAXW, true, false>(cpu, rk, key, None, s, acc, io)
+        }
+        (Flavor::Polyval, Hash::Input) => {
+            stitched_with::<V, N, MAXW, false, true>(cpu, rk, key, None, s, acc, io)
+        }
+        (Flavor::Polyval, Hash::Output) => {
+            stitched_with::<V, N, MAXW, false, false>(cpu, rk, key, None, s, acc, io)
+        }
+    }
 }
 
-/// [`stitched`] for AES-GCM's gathered runs (`gather::gcm_seal_parts`): GHASH, a
-/// constant, so that only its batch loops are compiled in, and the key's round-one table
-/// (`Y0::round_one`), which the batches read when `start` is a public counter.
+/// [`stitched`] for AES-GCM encryption's gathered runs (`gather::gcm_seal_parts`): GHASH
+/// of the output, constants, so that only those batch loops are compiled in, and the
+/// key's round-one table (`Y0::round_one`), which the batches read when `start` is a
+/// public counter.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn stitched_gcm<V: Simd, const N: usize, const MAXW: usize>(
+pub(crate) fn stitched_gcm_seal<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -414,48 +441,59 @@ pub(crate) fn stitched_gcm<V: Simd, const N: usize, const MAXW: usize>(
     start: CtrStart,
     acc: &mut u128,
     io: Data<'_>,
-    what: Hash,
 ) -> [u8; 16] {
-    let how = (Flavor::Ghash, round_one);
-    stitched_with::<V, N, MAXW>(cpu, rk, key, how, start, acc, io, what)
+    stitched_with::<V, N, MAXW, true, false>(cpu, rk, key, round_one, start, acc, io)
 }
 
-/// [`stitched`] with the hash flavor and the round-one table (`how`) given.
+/// [`stitched`] with the hash flavor and what is hashed as constants (`GHASH`, `INPUT`:
+/// [`stitched_batches`]) and the round-one table given.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn stitched_with<V: Simd, const N: usize, const MAXW: usize>(
+fn stitched_with<
+    V: Simd,
+    const N: usize,
+    const MAXW: usize,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
-    how: (Flavor, Option<&RoundOne>),
+    round_one: Option<&RoundOne>,
     start: CtrStart,
     acc: &mut u128,
     io: Data<'_>,
-    what: Hash,
 ) -> [u8; 16] {
     let blocks = io.len().div_ceil(16) as u32;
     let ks = keys::<V>(cpu, rk);
-    let mut pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, how.0, Ctr::<V>::new(cpu, start));
-    pass.round_one = how.1;
-    stitched_from(pass, acc, io, what);
+    let pass = Pass::<V, N, MAXW>::new(cpu, &ks, key, round_one, Ctr::<V>::new(cpu, start));
+    stitched_from::<V, N, MAXW, GHASH, INPUT>(pass, acc, io);
     start.kind.add(&start.block, blocks)
 }
 
 /// [`stitched`] by `pass` (round keys in registers, counter set up): the whole batches
-/// stitched ([`stitched_batches`]), the rest (or an input under two batches) by
-/// `engine::sequence::two_pass`, which continues the same counter and round keys.
+/// stitched ([`stitched_batches`], `GHASH` and `INPUT` as there), the rest (or an input
+/// under two batches) by `engine::sequence::two_pass`, which continues the same counter
+/// and round keys.
 #[inline(always)]
-fn stitched_from<V: Simd, const N: usize, const MAXW: usize>(
+fn stitched_from<
+    V: Simd,
+    const N: usize,
+    const MAXW: usize,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     mut pass: Pass<'_, V, N, MAXW>,
     acc: &mut u128,
     mut io: Data<'_>,
-    what: Hash,
 ) {
+    let what = Hash::from_input(INPUT);
     let Some(plan) = Plan::of::<V, N>(pass.key, &io) else {
         // Short input: the two passes back to back.
         return sequence::two_pass(&mut pass, acc, io, what);
     };
-    let a = stitched_batches(&mut pass, acc, io.reborrow(), what, plan, false);
+    let a =
+        stitched_batches::<V, N, MAXW, GHASH, INPUT>(&mut pass, acc, io.reborrow(), plan, false);
     // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
     *acc = a.to_u128();
     sequence::two_pass(&mut pass, acc, io.tail(plan.done::<V, N>()), what)
@@ -503,15 +541,30 @@ impl Plan {
 /// moved past them; returns the hash value after them, reduced and folded: the running
 /// value `acc` (after the head) extended by the batches, times H once more when
 /// `shifted` ([`Whole::fused_end`]).
+///
+/// The hash flavor (`GHASH`: GHASH, else POLYVAL) and what is hashed (`INPUT`: the
+/// input, else the output) are constants, as every caller knows them (the entry points
+/// that take them at run time branch once, above the pass): each batch loop is compiled
+/// only where it can run. With both as run-time values, every caller carried all four
+/// combinations' loops for LLVM to prune after inlining, and the kernels' optimization
+/// grew faster than their size: AES-GCM-SIV's `siv_large` took 138-177 s of LLVM time per
+/// x86 engine and `gcm_seal_parts` 42-139 s, most of a 9-minute release build of the
+/// crate (AMD EPYC Zen 3, `-Z llvm-time-trace`).
 #[inline(always)]
-fn stitched_batches<V: Simd, const N: usize, const MAXW: usize>(
+fn stitched_batches<
+    V: Simd,
+    const N: usize,
+    const MAXW: usize,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     pass: &mut Pass<'_, V, N, MAXW>,
     acc: &mut u128,
     mut io: Data<'_>,
-    what: Hash,
     plan: Plan,
     shifted: bool,
 ) -> V::Block {
+    let what = Hash::from_input(INPUT);
     let (cpu, key, ks) = (pass.cpu, pass.key, pass.ks);
     let bc = V::block_cpu(cpu);
     let wblocks = N * V::LANES;
@@ -548,15 +601,14 @@ fn stitched_batches<V: Simd, const N: usize, const MAXW: usize>(
         step: &step,
         last: &last,
         batches: plan.batches,
-        what,
         round_one,
     };
     let a0 = V::from_lane0(cpu, V::Block::from_u128(bc, *acc));
     let mut c = pass.c.clone();
     let folded = match ks.rounds {
-        10 => batch_loop::<V, N, 10>(&run, pass.flavor, io, &mut c, a0),
-        12 => batch_loop::<V, N, 12>(&run, pass.flavor, io, &mut c, a0),
-        _ => batch_loop::<V, N, 14>(&run, pass.flavor, io, &mut c, a0),
+        10 => batch_loop::<V, N, 10, GHASH, INPUT>(&run, io, &mut c, a0),
+        12 => batch_loop::<V, N, 12, GHASH, INPUT>(&run, io, &mut c, a0),
+        _ => batch_loop::<V, N, 14, GHASH, INPUT>(&run, io, &mut c, a0),
     };
     pass.c = c;
     folded
@@ -595,25 +647,27 @@ struct Pass<'a, V: Simd, const N: usize, const MAXW: usize> {
     cpu: V::Cpu,
     ks: &'a Keys<V>,
     key: &'a HashKey,
-    /// The key's flavor, as the caller knows it: a constant where the caller is one
-    /// mode's kernel, so that only that flavor's batch loops are compiled into it (with
-    /// both, every AES-GCM and AES-GCM-SIV kernel carried the other's loops).
-    flavor: Flavor,
     /// The key's round-one table, for the stitched batches ([`stitched_batches`]).
     round_one: Option<&'a RoundOne>,
     c: Ctr<V>,
 }
 
 impl<'a, V: Simd, const N: usize, const MAXW: usize> Pass<'a, V, N, MAXW> {
-    /// A pass without a round-one table.
+    /// A pass from counter `c`, its batches from `round_one` when given (an AES-GCM key's
+    /// table).
     #[inline(always)]
-    fn new(cpu: V::Cpu, ks: &'a Keys<V>, key: &'a HashKey, flavor: Flavor, c: Ctr<V>) -> Self {
+    fn new(
+        cpu: V::Cpu,
+        ks: &'a Keys<V>,
+        key: &'a HashKey,
+        round_one: Option<&'a RoundOne>,
+        c: Ctr<V>,
+    ) -> Self {
         Pass {
             cpu,
             ks,
             key,
-            flavor,
-            round_one: None,
+            round_one,
             c,
         }
     }
@@ -655,13 +709,13 @@ struct Stitch<'a, V, const N: usize> {
     step: &'a [V; N],
     last: &'a [V; N],
     batches: usize,
-    what: Hash,
     round_one: Option<&'a RoundOne>,
 }
 
 /// The stitched batches with the AES round count `R` fixed at compile time; `io` holds at
-/// least `run.batches` whole batches. The field flavor, the data's shape (in place or
-/// copy) and what is hashed are matched here, once, and the first batch of an encryption
+/// least `run.batches` whole batches, the flavor `GHASH` and what is hashed `INPUT` (as
+/// [`stitched_batches`]). The data's shape (in place or copy) is matched here, once,
+/// and the first batch of an encryption
 /// (nothing to hash yet) is peeled, so that each steady-state loop has none of them to
 /// test: with those tests in the loop (and slicing by offset) AES-128-GCM at 16 KiB ran
 /// 8-10 % slower on AES-NI and AVX-512 than the raw-pointer loop, the compiler not
@@ -672,35 +726,41 @@ struct Stitch<'a, V, const N: usize> {
 /// the loop ([`hash_last_batch`], the flavor a constant there too), an in-place
 /// decryption's in its own rounds.
 #[inline(always)]
-fn batch_loop<V: Simd, const N: usize, const R: usize>(
+fn batch_loop<V: Simd, const N: usize, const R: usize, const GHASH: bool, const INPUT: bool>(
     run: &Stitch<'_, V, N>,
-    flavor: Flavor,
     io: Data<'_>,
     c: &mut Ctr<V>,
     a: V,
 ) -> V::Block {
     // Only AES-GCM keys have a table, and only backends whose `Simd::ROUND_ONE` is set
-    // use one: the batches from it are compiled for that flavor and those backends alone
-    // (a constant condition, so the others do not instantiate them).
-    if const { V::ROUND_ONE } && run.round_one.is_some() {
-        return batches::<V, N, R, true>(run, Flavor::Ghash, io, c, a);
+    // use one: the batches from it are compiled for GHASH and those backends alone (a
+    // constant condition, so the others do not instantiate them).
+    if const { V::ROUND_ONE && GHASH } && run.round_one.is_some() {
+        return batches::<V, N, R, true, GHASH, INPUT>(run, io, c, a);
     }
-    match flavor {
-        Flavor::Ghash => batches::<V, N, R, false>(run, Flavor::Ghash, io, c, a),
-        Flavor::Polyval => batches::<V, N, R, false>(run, Flavor::Polyval, io, c, a),
-    }
+    batches::<V, N, R, false, GHASH, INPUT>(run, io, c, a)
 }
 
-/// [`batch_loop`] for one (constant, once inlined) flavor, each batch from the key's
-/// round-one table when `T1` (`Stitch`).
+/// [`batch_loop`]'s batches, each from the key's round-one table when `T1` (`Stitch`).
 #[inline(always)]
-fn batches<V: Simd, const N: usize, const R: usize, const T1: bool>(
+fn batches<
+    V: Simd,
+    const N: usize,
+    const R: usize,
+    const T1: bool,
+    const GHASH: bool,
+    const INPUT: bool,
+>(
     run: &Stitch<'_, V, N>,
-    flavor: Flavor,
     io: Data<'_>,
     c: &mut Ctr<V>,
     mut a: V,
 ) -> V::Block {
+    let flavor = if GHASH {
+        Flavor::Ghash
+    } else {
+        Flavor::Polyval
+    };
     let cpu = run.ks.k[0].cpu();
     let wb = 16 * V::LANES * N;
     let step = run.step;
@@ -709,75 +769,81 @@ fn batches<V: Simd, const N: usize, const R: usize, const T1: bool>(
         // Nothing to stitch (the callers pass at least two batches): the value as it came.
         return a.fold_lanes();
     }
-    match (io, run.what) {
-        // In place, decryption hashes each batch's own input in its rounds (its input is
-        // gone after them), so the last batch takes the `last` powers here (`Stitch`).
-        (Data::InPlace(buf), Hash::Input) => {
-            let base = buf.as_ptr();
-            let (most, last) = buf[..n].split_at_mut(n - wb);
-            for (b, chunk) in most.chunks_exact_mut(wb).enumerate() {
-                prefetch_batch::<V>(base, (b + PREFETCH) * wb, wb);
-                let io = Data::InPlace(chunk);
-                a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Own, io, c, a);
+    // `INPUT` a constant: only one of the two matches is compiled.
+    if INPUT {
+        match io {
+            // In place, decryption hashes each batch's own input in its rounds (its input is
+            // gone after them), so the last batch takes the `last` powers here (`Stitch`).
+            Data::InPlace(buf) => {
+                let base = buf.as_ptr();
+                let (most, last) = buf[..n].split_at_mut(n - wb);
+                for (b, chunk) in most.chunks_exact_mut(wb).enumerate() {
+                    prefetch_batch::<V>(base, (b + PREFETCH) * wb, wb);
+                    let io = Data::InPlace(chunk);
+                    a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Own, io, c, a);
+                }
+                let io = Data::InPlace(last);
+                a = batch::<V, N, R, T1>(run, run.last, flavor, Hashed::Own, io, c, a);
+                a.fold_lanes()
             }
-            let io = Data::InPlace(last);
-            a = batch::<V, N, R, T1>(run, run.last, flavor, Hashed::Own, io, c, a);
-            a.fold_lanes()
+            // Out of place, batches by index: with two zipped `chunks_exact` iterators the
+            // compiler kept the round keys on the stack (about 100 stack operands per batch
+            // against 20 in place; decrypt_into 1.22x 275c738's time at 16 KiB on avx512,
+            // docs/perf/refactor-26.md).
+            // Decryption out of place hashes one batch behind, as encryption does: the batch's
+            // products take the previous batch's input (loaded a batch ago, in L1), so the
+            // fresh loads only feed the keystream XOR at the end of the rounds and a load from
+            // L3 no longer holds up the hash chain. Hashing its own input, AES-128-GCM
+            // decrypt_into ran 3-8 % slower than encrypt_into at 1 and 8 MiB; one batch behind,
+            // as fast or faster (0.340 -> 0.331 and 0.388 -> 0.313 c/B at 8 MiB, 16 KiB 2-4 %
+            // better; docs/perf/python-into.md). The last batch is hashed in `stitched`.
+            Data::Copy(src, dst) => {
+                let (src, dst) = (&src[..n], &mut dst[..n]);
+                let io = Data::Copy(&src[..wb], &mut dst[..wb]);
+                a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
+                for b in 1..run.batches {
+                    prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
+                    let r = b * wb..(b + 1) * wb;
+                    let hashed = Hashed::Prev(&src[(b - 1) * wb..b * wb]);
+                    let io = Data::Copy(&src[r.clone()], &mut dst[r]);
+                    a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
+                }
+                let last = &src[n - wb..];
+                hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
+            }
         }
-        // Out of place, batches by index: with two zipped `chunks_exact` iterators the
-        // compiler kept the round keys on the stack (about 100 stack operands per batch
-        // against 20 in place; decrypt_into 1.22x 275c738's time at 16 KiB on avx512,
-        // docs/perf/refactor-26.md).
-        // Decryption out of place hashes one batch behind, as encryption does: the batch's
-        // products take the previous batch's input (loaded a batch ago, in L1), so the
-        // fresh loads only feed the keystream XOR at the end of the rounds and a load from
-        // L3 no longer holds up the hash chain. Hashing its own input, AES-128-GCM
-        // decrypt_into ran 3-8 % slower than encrypt_into at 1 and 8 MiB; one batch behind,
-        // as fast or faster (0.340 -> 0.331 and 0.388 -> 0.313 c/B at 8 MiB, 16 KiB 2-4 %
-        // better; docs/perf/python-into.md). The last batch is hashed in `stitched`.
-        (Data::Copy(src, dst), Hash::Input) => {
-            let (src, dst) = (&src[..n], &mut dst[..n]);
-            let io = Data::Copy(&src[..wb], &mut dst[..wb]);
-            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
-            for b in 1..run.batches {
-                prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
-                let r = b * wb..(b + 1) * wb;
-                let hashed = Hashed::Prev(&src[(b - 1) * wb..b * wb]);
-                let io = Data::Copy(&src[r.clone()], &mut dst[r]);
-                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
+    } else {
+        match io {
+            Data::InPlace(buf) => {
+                let base = buf.as_ptr();
+                let (first, rest) = buf[..n].split_at_mut(wb);
+                let io = Data::InPlace(first);
+                a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
+                let mut prev: &[u8] = first;
+                for (b, chunk) in rest.chunks_exact_mut(wb).enumerate() {
+                    prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
+                    let hashed = Hashed::Prev(prev);
+                    let io = Data::InPlace(chunk);
+                    a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
+                    prev = chunk;
+                }
+                let last = &buf[n - wb..n];
+                hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
             }
-            let last = &src[n - wb..];
-            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
-        }
-        (Data::InPlace(buf), Hash::Output) => {
-            let base = buf.as_ptr();
-            let (first, rest) = buf[..n].split_at_mut(wb);
-            let io = Data::InPlace(first);
-            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
-            let mut prev: &[u8] = first;
-            for (b, chunk) in rest.chunks_exact_mut(wb).enumerate() {
-                prefetch_batch::<V>(base, (b + 1 + PREFETCH) * wb, wb);
-                let hashed = Hashed::Prev(prev);
-                let io = Data::InPlace(chunk);
-                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
-                prev = chunk;
+            Data::Copy(src, dst) => {
+                let (src, dst) = (&src[..n], &mut dst[..n]);
+                let io = Data::Copy(&src[..wb], &mut dst[..wb]);
+                a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
+                for b in 1..run.batches {
+                    prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
+                    let (done, rest) = dst.split_at_mut(b * wb);
+                    let hashed = Hashed::Prev(&done[(b - 1) * wb..]);
+                    let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
+                    a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
+                }
+                let last = &dst[n - wb..];
+                hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
             }
-            let last = &buf[n - wb..n];
-            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
-        }
-        (Data::Copy(src, dst), Hash::Output) => {
-            let (src, dst) = (&src[..n], &mut dst[..n]);
-            let io = Data::Copy(&src[..wb], &mut dst[..wb]);
-            a = batch::<V, N, R, T1>(run, step, flavor, Hashed::Nothing, io, c, a);
-            for b in 1..run.batches {
-                prefetch_batch::<V>(src.as_ptr(), (b + PREFETCH) * wb, wb);
-                let (done, rest) = dst.split_at_mut(b * wb);
-                let hashed = Hashed::Prev(&done[(b - 1) * wb..]);
-                let io = Data::Copy(&src[b * wb..(b + 1) * wb], &mut rest[..wb]);
-                a = batch::<V, N, R, T1>(run, step, flavor, hashed, io, c, a);
-            }
-            let last = &dst[n - wb..];
-            hash_last_batch::<V, N>(cpu, flavor, a, last, run.last)
         }
     }
 }

@@ -81,7 +81,13 @@ impl Hash {
     /// What GCM hashes: its ciphertext, the input when decrypting, else the output.
     #[inline(always)]
     pub(crate) fn gcm(decrypt: bool) -> Hash {
-        if decrypt {
+        Hash::from_input(decrypt)
+    }
+
+    /// `Input` when `input`, else `Output` (the stitched pass's `INPUT` constant).
+    #[inline(always)]
+    pub(crate) const fn from_input(input: bool) -> Hash {
+        if input {
             Hash::Input
         } else {
             Hash::Output

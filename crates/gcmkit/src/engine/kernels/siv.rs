@@ -12,7 +12,6 @@ use super::ghash::{absorb_padded, fill_key_powers, hash_batch, hash_block, hash_
 use super::ghash::{load_block, mul};
 use super::ghash::{powers, Sums, Table};
 use super::polyval::{batch as polyval_batch, batch_powers, polyval_bulk};
-use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::{Counter, CtrStart, Data, Siv2015Keys};
 use crate::field::{Flavor, HashKey, POWERS};
@@ -115,24 +114,13 @@ pub(crate) fn siv_small<V: Simd>(
     let len = siv::length_block(aad.len() as u64, data.len() as u64);
     let mut acc = B::<V>::zero(bc);
     {
-        let plain: &[u8] = data;
-        let block = |i: usize| -> B<V> {
-            let (src, off) = if i < ab {
-                (aad, 16 * i)
-            } else if i < ab + db {
-                (plain, 16 * (i - ab))
-            } else {
-                (&len[..], 0)
-            };
-            let end = (off + 16).min(src.len());
-            load_block::<V>(cpu, &src[off..end], Flavor::Polyval)
-        };
+        let message = [aad, &*data, &len[..]];
         let mut b = 0;
         while b < total {
             let end = (b + SIV_GROUP).min(total);
             let mut sums = Sums::<B<V>>::zero(bc);
             for i in b..end {
-                let mut x = block(i);
+                let mut x = small_block::<V>(cpu, message, (ab, db), i);
                 if i == b {
                     x = x.xor(acc);
                 }
@@ -297,6 +285,29 @@ fn keystream<V: Simd, const D: usize>(ek: &Keys<B<V>>, first: B<V>) -> [B<V>; D]
     s
 }
 
+/// Block `i` of pad16(AAD) || pad16(data) || lengths (`message` those three, `ab` and `db`
+/// the first two's block counts) as a POLYVAL element, for [`siv_small`]. (A function,
+/// not a closure: a closure does not inherit the entry point's target features, and the
+/// one this replaces called SSE4.1's `_mm_insert_epi64` of a partial block as a function:
+/// `scripts/check-inlined.sh`.)
+#[inline(always)]
+fn small_block<V: Simd>(
+    cpu: V::Cpu,
+    message: [&[u8]; 3],
+    (ab, db): (usize, usize),
+    i: usize,
+) -> B<V> {
+    let (src, off) = if i < ab {
+        (message[0], 16 * i)
+    } else if i < ab + db {
+        (message[1], 16 * (i - ab))
+    } else {
+        (message[2], 0)
+    };
+    let end = (off + 16).min(src.len());
+    load_block::<V>(cpu, &src[off..end], Flavor::Polyval)
+}
+
 /// Stores `D` blocks into `data` (`D` = `data.len().div_ceil(16)`; the last block holds
 /// `last` bytes, stored without writing past `data`).
 #[inline(always)]
@@ -411,13 +422,14 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // batch, no trip of the hash through a general-purpose register), raced in
             // one process (Intel f6 m167, three runs): 768 B 425-435 -> 414-424 cycles,
             // 1 KiB 481-493 -> 471-483, 1280 B 538-551 -> 528-541, 2 KiB 792 -> 786.
+            // POLYVAL (`GHASH` false) of the output (`INPUT` false).
             let io = io.reborrow();
-            let out = Hash::Output;
-            let pv = Flavor::Polyval;
             if half {
-                stitched_and_lengths::<V, HALF, MAXW>(cpu, &rk, hk, pv, start, acc, io, out, &lb)
+                stitched_and_lengths::<V, HALF, MAXW, false, false>(
+                    cpu, &rk, hk, start, acc, io, &lb,
+                )
             } else {
-                stitched_and_lengths::<V, N, MAXW>(cpu, &rk, hk, pv, start, acc, io, out, &lb)
+                stitched_and_lengths::<V, N, MAXW, false, false>(cpu, &rk, hk, start, acc, io, &lb)
             }
         }
     };
