@@ -448,7 +448,6 @@ pub(crate) fn stitched_gcm_seal<V: Simd, const N: usize, const MAXW: usize>(
 /// [`stitched`] with the hash flavor and what is hashed as constants (`GHASH`, `INPUT`:
 /// [`stitched_batches`]) and the round-one table given.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn stitched_with<
     V: Simd,
     const N: usize,
