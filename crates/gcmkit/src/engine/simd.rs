@@ -353,25 +353,47 @@ macro_rules! from_token {
     )+};
 }
 
-/// The token accessor and the raw unaligned load and store of a `(register, token)`
-/// backend vector, from its load and store intrinsics.
+/// A register read or written at any byte address: `#[repr(packed)]` makes the field's
+/// alignment 1, so a place expression through a pointer to it is one unaligned load or
+/// store in the caller's own code. The backends use this instead of the load and store
+/// intrinsics because those are ordinary `#[inline]` functions whose bodies, in builds with
+/// debug assertions, carry `copy_nonoverlapping`'s precondition check: LLVM then weighs
+/// them at 55-60 against its cold-call-site threshold of 45 and leaves hundreds of them as
+/// calls inside the kernels (docs/perf/compile-time.md).
+#[repr(C, packed)]
+pub(crate) struct Unaligned<R>(pub(crate) R);
+
+/// The token accessor, the zero register, and the raw unaligned load and store of a
+/// `(register, token)` backend vector, written without intrinsic calls (see [`Unaligned`];
+/// `mem::zeroed` is `#[inline(always)]`, the zero intrinsics are not).
 macro_rules! register_memory {
-    ($load:path, $store:path) => {
+    () => {
+        #[inline(always)]
+        fn zero(cpu: Self::Cpu) -> Self {
+            // SAFETY: a SIMD register type is plain bits: all-zero is a valid value.
+            Self(unsafe { core::mem::zeroed() }, cpu)
+        }
         #[inline(always)]
         fn cpu(self) -> Self::Cpu {
             self.1
         }
         #[inline(always)]
         unsafe fn load_ptr(cpu: Self::Cpu, p: *const u8) -> Self {
-            // SAFETY: the caller guarantees 16·LANES readable bytes at `p` (the intrinsic
-            // is an unaligned load); `cpu` proves the engine's features.
-            Self(unsafe { $load(p.cast()) }, cpu)
+            // SAFETY: the caller guarantees 16·LANES readable bytes at `p`; the place has
+            // alignment 1 and the register type is plain bits (every value valid).
+            Self(
+                unsafe { (*p.cast::<crate::engine::simd::Unaligned<_>>()).0 },
+                cpu,
+            )
         }
         #[inline(always)]
         unsafe fn store_ptr(self, p: *mut u8) {
-            // SAFETY: the caller guarantees 16·LANES writable bytes at `p` (an unaligned
-            // store); the token `self` carries proves the engine's features.
-            unsafe { $store(p.cast(), self.0) }
+            // SAFETY: the caller guarantees 16·LANES writable bytes at `p`; the place has
+            // alignment 1. The register was made under the token `self` carries.
+            unsafe {
+                *p.cast::<crate::engine::simd::Unaligned<_>>() =
+                    crate::engine::simd::Unaligned(self.0)
+            }
         }
     };
 }

@@ -48,9 +48,8 @@ unsafe fn one_dword<const LANE: i32>(n: i32) -> uint8x16_t {
 impl Simd for Neon {
     type Cpu = armv8::Cpu;
     crate::engine::simd::single_lane_identities!();
-    crate::engine::simd::register_memory!(vld1q_u8, vst1q_u8);
+    crate::engine::simd::register_memory!();
     from_token! {
-        zero() => vdupq_n_u8(0);
         splat_dword3(n: i32) => one_dword::<3>(n);
         splat_dword0(n: i32) => one_dword::<0>(n);
     }

@@ -56,15 +56,14 @@ macro_rules! lane0_op {
 }
 
 /// The methods every x86 width writes the same way, from one row of that width's
-/// intrinsics: `[load store zero xor aesenc aesenclast add32 shuffle32 shuffle8 clmul
+/// intrinsics: `[xor aesenc aesenclast add32 shuffle32 shuffle8 clmul
 /// dword0]`, `widen` making the 128-bit byte-reversal mask this width's.
 macro_rules! x86_width {
-    ([$load:ident $store:ident $zero:ident $xor:ident $enc:ident $last:ident $add:ident
+    ([$xor:ident $enc:ident $last:ident $add:ident
       $sh32:ident $sh8:ident $clmul:ident $d0:ident] widen $widen:path) => {
         // The round-one table measured faster on every x86 width (see `Simd::ROUND_ONE`).
         const ROUND_ONE: bool = true;
-        crate::engine::simd::register_memory!($load, $store);
-        crate::engine::simd::from_token! { zero() => $zero(); }
+        crate::engine::simd::register_memory!();
         crate::engine::simd::one_op! {
             xor(x, o) => $xor(x, o);
             aesenc(x, k) => $enc(x, k);
@@ -111,7 +110,7 @@ unsafe fn bswap_mask128() -> __m128i {
 
 impl Simd for Xmm {
     type Cpu = aesni::Cpu;
-    x86_width!([_mm_loadu_si128 _mm_storeu_si128 _mm_setzero_si128 _mm_xor_si128 _mm_aesenc_si128
+    x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
         _mm_cvtsi128_si32] widen core::convert::identity);
     crate::engine::simd::single_lane_identities!();
@@ -199,7 +198,7 @@ impl Simd for Xmm {
 
 impl Simd for Ymm {
     type Cpu = avx2::Cpu;
-    x86_width!([_mm256_loadu_si256 _mm256_storeu_si256 _mm256_setzero_si256 _mm256_xor_si256
+    x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
         _mm256_shuffle_epi8 _mm256_clmulepi64_epi128 _mm256_cvtsi256_si32] lanes 2
         [_mm256_broadcastsi128_si256 _mm256_zextsi128_si256 _mm256_castsi256_si128]
@@ -219,7 +218,7 @@ impl Simd for Ymm {
 
 impl Simd for Zmm {
     type Cpu = avx512::Cpu;
-    x86_width!([_mm512_loadu_si512 _mm512_storeu_si512 _mm512_setzero_si512 _mm512_xor_si512
+    x86_width!([_mm512_xor_si512
         _mm512_aesenc_epi128 _mm512_aesenclast_epi128 _mm512_add_epi32 _mm512_shuffle_epi32
         _mm512_shuffle_epi8 _mm512_clmulepi64_epi128 _mm512_cvtsi512_si32] lanes 4
         [_mm512_broadcast_i32x4 _mm512_zextsi128_si512 _mm512_castsi512_si128]
