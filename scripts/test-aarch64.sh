@@ -47,6 +47,9 @@ done
 echo "== aarch64 (qemu): the gcmkit CLI"
 cargo build -q --release -p gcmkit-cli --target "$T"
 BIN=target/$T/release/gcmkit
+# No armv8 kernel reaches an intrinsic out of line (aarch64-linux-gnu-objdump comes with
+# the cross gcc).
+scripts/check-inlined.sh "$BIN"
 info=$("${QEMU[@]}" "$BIN" info)
 echo "$info"
 grep -qx "engines supported: portable, armv8" <<<"$info" ||

@@ -6,28 +6,35 @@ use super::super::simd::{wipe_vectors, Simd};
 use crate::aes::RoundKeys;
 
 /// The rounds between the whitening and the last one, for a kernel written once for
-/// every key size: `round` gets round keys 1 to `rounds - 1` in order; returns the last
-/// round key. The round count is public (the key size) and tested here, after the nine
-/// rounds every key size has. (A kernel copied per round count, identical but for the
-/// keys' offsets, was merged by the compiler into one sequence addressed by seven saved
-/// registers in `gcm_one`; in `gcm_few` it was twelve forms.)
-#[inline(always)]
-pub(super) fn middle_rounds<'k>(
-    rk: &'k RoundKeys,
-    mut round: impl FnMut(&'k [u8; 16]),
-) -> &'k [u8; 16] {
-    let k = rk.as_blocks();
-    k[1..10].iter().for_each(&mut round);
-    // AES-192 and AES-256: two or four more rounds before the last.
-    let rounds = rk.rounds();
-    if rounds > 10 {
-        k[10..12].iter().for_each(&mut round);
-        if rounds > 12 {
-            k[12..14].iter().for_each(&mut round);
+/// every key size: `middle_rounds!(rk, |r| { ... })` runs the block once for each of
+/// round keys 1 to `rounds - 1`, in order, with `r` the round key, and evaluates to the
+/// last round key. The round count is public (the key size) and tested here, after the
+/// nine rounds every key size has. (A kernel copied per round count, identical but for
+/// the keys' offsets, was merged by the compiler into one sequence addressed by seven
+/// saved registers in `gcm_one`; in `gcm_few` it was twelve forms.)
+///
+/// A macro, not a function taking a closure: the block is pasted into the kernel, so its
+/// intrinsics are compiled with the entry point's target features whatever the inliner
+/// decides. As a closure run by `Iter::for_each`, the armv8 release build left
+/// `for_each` out of line in `gcm_few_seal`/`gcm_few_open`, and every `vaeseq_u8` and
+/// `vaesmcq_u8` in it as a call (the closure has no target features).
+macro_rules! middle_rounds {
+    ($rk:expr, |$r:ident| $body:block) => {{
+        let rk: &crate::aes::RoundKeys = $rk;
+        let k = rk.as_blocks();
+        for $r in &k[1..10] $body
+        // AES-192 and AES-256: two or four more rounds before the last.
+        let rounds = rk.rounds();
+        if rounds > 10 {
+            for $r in &k[10..12] $body
+            if rounds > 12 {
+                for $r in &k[12..14] $body
+            }
         }
-    }
-    &k[rounds.min(14)]
+        &k[rounds.min(14)]
+    }};
 }
+pub(super) use middle_rounds;
 
 /// Round keys broadcast to every lane.
 pub(super) struct Keys<V> {

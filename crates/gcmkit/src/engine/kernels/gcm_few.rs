@@ -123,7 +123,7 @@ fn few<V: Simd, const B: usize, const DEC: bool>(
     // itself, the compiler sank E(K, Y0)'s rounds below the output's stores, so its chain
     // started one decode window late and the tag waited for it (AES-128-GCM at 16 B,
     // avx512: 64 B decrypt_into 58-62 -> 57-61 cycles).
-    let kl = middle_rounds(rk, |r| {
+    let kl = middle_rounds!(rk, |r| {
         let r = V::Block::load(bc, r);
         e = e.aesenc(r).pin();
         for x in s.iter_mut() {

@@ -129,7 +129,7 @@ fn one<V: Simd, const DEC: bool>(
     let y0 = V::Block::from_u128_computed(bc, u128::from_le_bytes(iv96_block(iv, 1)));
     let w0 = y0.xor(V::Block::load(bc, &k[0]));
     let mut s = [w0, w0.xor(V::Block::from_u128(bc, 3 << 120))];
-    let kl = middle_rounds(rk, |r| {
+    let kl = middle_rounds!(rk, |r| {
         let r = V::Block::load(bc, r);
         s = [s[0].aesenc(r), s[1].aesenc(r)];
     });

@@ -140,10 +140,13 @@ pub(super) fn fill_key_powers<V: Simd>(
     // so each reload was a store-to-load round trip on AES-GCM-SIV's per-message chain.
     // Vector 0 is assembled in registers too (lane k = H^(L-k), each block broadcast and
     // masked to its lane) and stored whole.
-    let v0 = (0..l).fold(V::zero(cpu), |v, k| {
+    // (A loop, not `fold` with a closure: the closure has no target features, so its
+    // intrinsics inline only if `fold` itself does.)
+    let mut v0 = V::zero(cpu);
+    for k in 0..l {
         let mask = V::load_elems(cpu, &LANE_MASKS[LANE_MASK_AT - k..]);
-        v.or(V::broadcast(cpu, first[l - 1 - k]).and(mask))
-    });
+        v0 = v0.or(V::broadcast(cpu, first[l - 1 - k]).and(mask));
+    }
     // The vectors in a fixed-size array with constant indices (the loops unroll), so they
     // stay in registers: with a run-time vector count the doubling was a loop of index
     // arithmetic and bounds checks around each multiply, reading vectors back from the
