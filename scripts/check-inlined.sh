@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fails if gcmkit code in a binary calls a SIMD intrinsic (core::core_arch) as a function:
-# every intrinsic the kernels use must inline into a #[target_feature] entry point. An
+# Fails if a gcmkit kernel in a binary reaches a SIMD intrinsic (core::core_arch) as a
+# function, directly or through an out-of-line closure or adapter: every intrinsic the kernels use must inline into a #[target_feature] entry point. An
 # out-of-line one means a kernel step was compiled without the engine's target features,
 # or was left as a call by the inliner, and runs each instruction as a function call:
 # 56b812f..699da11 made AES-GCM's gathered encryption (the rustls provider's records)

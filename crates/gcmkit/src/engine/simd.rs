@@ -365,7 +365,7 @@ pub(crate) struct Unaligned<R>(pub(crate) R);
 
 /// The token accessor, the zero register, and the raw unaligned load and store of a
 /// `(register, token)` backend vector, written without intrinsic calls (see [`Unaligned`];
-/// `mem::zeroed` is `#[inline(always)]`, the zero intrinsics are not).
+/// `mem::zeroed` left no call in the debug-assertions IR build that found the loads).
 macro_rules! register_memory {
     () => {
         #[inline(always)]
