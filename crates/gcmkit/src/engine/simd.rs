@@ -358,7 +358,8 @@ macro_rules! from_token {
 /// store in the caller's own code. The backends use this instead of the load and store
 /// intrinsics because those are ordinary `#[inline]` functions whose bodies, in builds with
 /// debug assertions, carry `copy_nonoverlapping`'s precondition check: LLVM then weighs
-/// them at 55-60 against its cold-call-site threshold of 45 and leaves hundreds of them as
+/// them at 55-60 against a threshold of 45 (its value for call sites it estimates cold,
+/// an inference from the remark, not shown by it) and leaves hundreds of them as
 /// calls inside the kernels (docs/perf/compile-time.md).
 #[repr(C, packed)]
 pub(crate) struct Unaligned<R>(pub(crate) R);
