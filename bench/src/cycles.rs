@@ -98,35 +98,41 @@ fn hand_written_part(path: &str) -> String {
     }
 }
 
-/// The bulk AES-128-GCM floor on this CPU from `ports`' probe. Per 64 bytes (one 512-bit
-/// vector of four blocks) the work that no AES-GCM loop can avoid is:
-/// - `A` = 10 AES rounds (AES-128);
-/// - `M` = 3.25 carry-less multiplies (Karatsuba: 3 per vector, the reduction's 2 amortized
+/// The bulk AES-128-GCM floor on this CPU from `ports`' probe, on the widest vectors it
+/// runs (`ports::width_bits`: 512 bits, or 256 on AVX2 CPUs with VAES such as Zen 3). Per
+/// vector of `w` = width / 128 blocks, the work that no AES-GCM loop can avoid is:
+/// - 10 AES rounds (AES-128);
+/// - 3.25 carry-less multiplies (Karatsuba: 3 per vector, the reduction's 2 amortized
 ///   over a batch of 8 vectors);
-/// - `S` = 2.25 shuffles (the byte reversal of the hashed block, Karatsuba's half swap,
-///   the reduction's swaps amortized);
-/// - `X` = 5.5 other vector operations (counter increment and round-key-0 XOR, the
-///   keystream XOR, Karatsuba's half XOR, the accumulation with three-input XORs).
+/// - 2.25 shuffles (the byte reversal of the hashed block, Karatsuba's half swap, the
+///   reduction's swaps amortized);
+/// - 5.5 other vector operations (counter increment and round-key-0 XOR, the keystream
+///   XOR, Karatsuba's half XOR, the accumulation with three-input XORs).
 ///
-/// Three bounds, each from the probe's measured costs, and the floor is the largest:
-/// the AES unit alone (`A` x one AES op); the CLMUL unit with whatever shares its port
+/// Four lower bounds, each from the probe's measured costs, and the floor is the largest:
+/// the AES unit alone (AES ops x one AES op); the CLMUL unit with whatever shares its port
 /// (shuffles, where the CLMUL + shuffle mix costs the sum; AES too, where the AES + CLMUL
-/// mix does, as on Zen 4); and all `A + M + S + X` operations spread over the 512-bit
-/// vector ports, whose number the AES + XOR + CLMUL mix gives (three independent kinds
-/// costing 1.5 AES ops per triple: two ports). The third bound is what the first two miss
-/// on Intel: the XORs and shuffles are not free, they compete with AES and CLMUL.
+/// mix does, as on Zen 4); all operations spread over the vector ports, whose number the
+/// XOR rate gives (XORs per cycle: two for `zmm` on Intel); and the probe's own loop of four vectors of that mix, independent
+/// instructions with nothing but ports to wait for. The third bound is what the first two
+/// miss on Intel: the XORs and shuffles are not free, they compete with AES and CLMUL.
+/// The fourth catches port sharing the pairwise rows miss (Zen 3: AES and CLMUL each
+/// alone and in pairs run at their own rate, the whole mix does not).
 pub fn floor_model(ghz: f64) -> String {
-    let Some(p) = crate::ports::probe() else {
-        return "No floor model: the port probe needs AVX-512 with VAES and VPCLMULQDQ.\n".into();
+    let (Some(p), Some(bits)) = (crate::ports::probe(), crate::ports::width_bits()) else {
+        return "No floor model: the port probe needs VAES and VPCLMULQDQ.\n".into();
     };
+    let v = if bits == 512 { "zmm" } else { "ymm" };
+    let vector_bytes = f64::from(bits) / 8.0;
     let per = |t: f64| t / 8.0;
     let (aes, clmul, shuffle, xor) = (per(p.aes), per(p.clmul), per(p.shuffle), per(p.xor));
-    let shares = |mix: f64, a: f64, b: f64| per(mix) > 0.75 * (a + b);
+    // Two kinds share a port if their mix costs nearer the sum of the two than the larger.
+    let shares = |mix: f64, a: f64, b: f64| per(mix) > (a.max(b) + a + b) / 2.0;
     let aes_clmul_shared = shares(p.aes_clmul, aes, clmul);
     let clmul_shuffle_shared = shares(p.clmul_shuffle, clmul, shuffle);
-    // Ports for 512-bit operations: three independent kinds per triple, each alone one op
-    // per AES-op time or faster.
-    let ports = (3.0 * aes / per(p.aes_xor_clmul)).round().max(1.0);
+    // Vector ports: XORs per cycle (any vector port takes an XOR).
+    let ports = (1.0 / (xor * ghz * 1e9)).round().max(1.0);
+    // Operations per vector.
     let (a, m, s, x) = (10.0, 3.25, 2.25, 5.5);
     let aes_bound = a * aes;
     let mut clmul_bound = m * clmul;
@@ -138,21 +144,24 @@ pub fn floor_model(ghz: f64) -> String {
     }
     // One port's cost of an XOR: the probe's XOR rate is that of all ports together.
     let total_bound = (a * aes + m * clmul + s * shuffle + x * xor * ports) / ports;
-    let floor = aes_bound.max(clmul_bound).max(total_bound);
-    let c_per_b = |secs: f64| secs * ghz * 1e9 / 64.0;
+    let mix_bound = p.gcm_mix / 4.0;
+    let floor = aes_bound.max(clmul_bound).max(total_bound).max(mix_bound);
+    // Seconds per vector -> cycles per byte.
+    let c_per_b = |secs: f64| secs * ghz * 1e9 / vector_bytes;
     let cyc = |secs: f64| secs * ghz * 1e9;
     format!(
         "## The bulk AES-128-GCM floor on this CPU\n\n\
-         Measured with the port probe (`cargo run --release -- ports`), cycles per operation: \
-         `vaesenc zmm` {:.2}, `vpclmulqdq zmm` {:.2}, `vpshufb zmm` {:.2}, `vpxorq zmm` {:.2}; \
-         AES and CLMUL {}; CLMUL and shuffles {}; the AES + XOR + CLMUL mix says {ports:.0} \
-         ports for 512-bit operations.\n\n\
-         Per 64 bytes an AES-128-GCM loop must issue {a} AES rounds, {m} carry-less multiplies \
-         (Karatsuba, the reduction amortized over 8 vectors), {s} shuffles and about {x} other \
-         vector operations (counters, round-key-0 and keystream XORs, Karatsuba's half XOR, \
-         accumulation). Bounds: the AES unit {:.3} c/B; the CLMUL port with what shares it \
-         {:.3} c/B; every operation over the {ports:.0} ports {:.3} c/B. The floor is the \
-         largest: **{:.3} c/B** (the {}).\n",
+         Measured with the port probe (`cargo run --release -- ports`) on {bits}-bit vectors, \
+         cycles per operation: `vaesenc {v}` {:.2}, `vpclmulqdq {v}` {:.2}, `vpshufb {v}` \
+         {:.2}, XOR {:.2}; AES and CLMUL {}; CLMUL and shuffles {}; the XOR rate says \
+         {ports:.0} ports for {bits}-bit operations.\n\n\
+         Per {bits}-bit vector ({vector_bytes} bytes) an AES-128-GCM loop must issue {a} AES \
+         rounds, {m} carry-less multiplies (Karatsuba, the reduction amortized over 8 \
+         vectors), {s} shuffles and about {x} other vector operations (counters, round-key-0 \
+         and keystream XORs, Karatsuba's half XOR, accumulation). Bounds: the AES unit \
+         {:.3} c/B; the CLMUL port with what shares it {:.3} c/B; every operation over the \
+         {ports:.0} ports {:.3} c/B; four vectors of that mix as one loop of independent \
+         instructions {:.3} c/B. The floor is the largest: **{:.3} c/B** (the {}).\n",
         cyc(aes),
         cyc(clmul),
         cyc(shuffle),
@@ -170,13 +179,16 @@ pub fn floor_model(ghz: f64) -> String {
         c_per_b(aes_bound),
         c_per_b(clmul_bound),
         c_per_b(total_bound),
+        c_per_b(mix_bound),
         c_per_b(floor),
         if floor == aes_bound {
             "AES unit"
         } else if floor == clmul_bound {
             "CLMUL port"
-        } else {
+        } else if floor == total_bound {
             "issue width of the vector ports"
+        } else {
+            "whole mix: ports shared beyond what the pairs show"
         },
     )
 }
