@@ -38,6 +38,9 @@ pub(crate) trait Simd: Copy {
     /// faster in every direction on avx512, avx2 and aesni
     /// (docs/perf/cycles-intel-f6-m167.md). Not measured on Arm: off there.
     const ROUND_ONE: bool = false;
+    /// Whether the stitched batch multiplies Karatsuba style (three carry-less multiplies
+    /// per vector, a qword swap and XORs more) rather than schoolbook (four).
+    const STITCH_KARATSUBA: bool = false;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 

@@ -595,6 +595,7 @@ fn stitched_batches<
     }
     // A key's round-one table serves GCM's public counters only (`Ctr::public_be`).
     let round_one = pass.round_one.filter(|_| pass.c.public_be());
+    let (step, last) = (Powers::new(step), Powers::new(last));
     let run = Stitch {
         ks,
         step: &step,
@@ -705,8 +706,8 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 /// behind rounds 2..=N + 1.
 struct Stitch<'a, V, const N: usize> {
     ks: &'a Keys<V>,
-    step: &'a [V; N],
-    last: &'a [V; N],
+    step: &'a Powers<V, N>,
+    last: &'a Powers<V, N>,
     batches: usize,
     round_one: Option<&'a RoundOne>,
 }
@@ -877,7 +878,7 @@ enum Hashed<'a> {
 #[inline(always)]
 fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
     run: &Stitch<'_, V, N>,
-    powers: &[V; N],
+    powers: &Powers<V, N>,
     flavor: Flavor,
     hashed: Hashed<'_>,
     io: Data<'_>,
@@ -942,7 +943,7 @@ fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
             if j == 0 {
                 x = x.xor(a);
             }
-            absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, powers[j]);
+            powers.absorb(&mut sums, &mut pending, j, x);
         }
     });
     for r in N + first..R {
@@ -952,7 +953,7 @@ fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
         }
     }
     if src.is_some() {
-        a = sums.reduce_lanes_true_mid();
+        a = Powers::<V, N>::reduce(sums);
     }
     let k = ks.k[R];
     for x in s.iter_mut() {
@@ -968,6 +969,49 @@ fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
         xor_vectors(io, &s);
     }
     a
+}
+
+/// A stitched batch's powers: vector j is multiplied by `h[j]`, schoolbook
+/// ([`absorb_schoolbook`]), or on backends whose `Simd::STITCH_KARATSUBA` is set,
+/// Karatsuba style with `kara[j]` (h.lo + h.hi in the low qword of each lane).
+struct Powers<V, const N: usize> {
+    h: [V; N],
+    kara: [V; N],
+}
+
+impl<V: Simd, const N: usize> Powers<V, N> {
+    /// The powers `h` and, where the backend multiplies Karatsuba style, their helpers.
+    #[inline(always)]
+    fn new(h: [V; N]) -> Self {
+        // A loop, not `map`: a closure does not inherit the entry point's target features.
+        let mut kara = h;
+        if V::STITCH_KARATSUBA {
+            for k in kara.iter_mut() {
+                *k = k.xor(k.swap64());
+            }
+        }
+        Powers { h, kara }
+    }
+
+    /// Adds vector j (of the batch) times its power into `sums`.
+    #[inline(always)]
+    fn absorb(&self, sums: &mut Sums<V>, pending: &mut Sums<V>, j: usize, x: V) {
+        if V::STITCH_KARATSUBA {
+            sums.mul_add(x, self.h[j], self.kara[j]);
+        } else {
+            absorb_schoolbook::<V, N>(sums, pending, j, x, self.h[j]);
+        }
+    }
+
+    /// The batch's sums reduced lane by lane ([`Self::absorb`]'s form of the middle term).
+    #[inline(always)]
+    fn reduce(sums: Sums<V>) -> V {
+        if V::STITCH_KARATSUBA {
+            sums.reduce_lanes()
+        } else {
+            sums.reduce_lanes_true_mid()
+        }
+    }
 }
 
 /// Adds vector j (of a batch of N) times `h` into `sums`, schoolbook: four carry-less
@@ -1011,12 +1055,12 @@ fn hash_last_batch<V: Simd, const N: usize>(
     flavor: Flavor,
     carried: V,
     src: &[u8],
-    powers: &[V; N],
+    powers: &Powers<V, N>,
 ) -> V::Block {
     let vb = 16 * V::LANES;
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
-    for (j, h) in powers.iter().enumerate() {
+    for j in 0..N {
         let mut x = V::load(cpu, &src[vb * j..]);
         if flavor == Flavor::Ghash {
             x = x.bswap();
@@ -1024,7 +1068,7 @@ fn hash_last_batch<V: Simd, const N: usize>(
         if j == 0 {
             x = x.xor(carried);
         }
-        absorb_schoolbook::<V, N>(&mut sums, &mut pending, j, x, *h);
+        powers.absorb(&mut sums, &mut pending, j, x);
     }
-    sums.reduce_lanes_true_mid().fold_lanes()
+    Powers::<V, N>::reduce(sums).fold_lanes()
 }
