@@ -923,7 +923,8 @@ fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
         }
     }
     // Rounds first..first + N each carry one vector of hashing (asserted above),
-    // schoolbook (`absorb_schoolbook`), each round a straight-line copy (`unrolled!`).
+    // schoolbook or Karatsuba as the backend chooses (`Powers::absorb`), each round a
+    // straight-line copy (`unrolled!`).
     let mut sums = Sums::<V>::zero(cpu);
     let mut pending = Sums::<V>::zero(cpu);
     unrolled!(j in 0..N => {
@@ -1015,9 +1016,10 @@ impl<V: Simd, const N: usize> Powers<V, N> {
 }
 
 /// Adds vector j (of a batch of N) times `h` into `sums`, schoolbook: four carry-less
-/// multiplies, x·h = lo + (x.hi·h.lo + x.lo·h.hi)·z + hi·z^2. Karatsuba's three
-/// multiplies need a qword swap and an XOR per vector to form x.lo + x.hi, and its helper
-/// powers (8 more vector registers); the two cross products instead go straight into the
+/// multiplies, x·h = lo + (x.hi·h.lo + x.lo·h.hi)·z + hi·z^2, on backends where the
+/// multiply is not what bounds the batch (all but avx2: `Simd::STITCH_KARATSUBA`).
+/// Karatsuba's three multiplies need a qword swap and an XOR per vector to form
+/// x.lo + x.hi, and its helper powers; the two cross products instead go straight into the
 /// middle sum with one three-input XOR, and lo and hi are summed in pairs with
 /// three-input XORs (`pending` holds an even vector's until the next odd one).
 #[inline(always)]

@@ -214,8 +214,8 @@ impl Simd for Ymm {
         [_mm256_broadcastsi128_si256 _mm256_zextsi128_si256 _mm256_castsi256_si128]
         fold Xmm(_mm_xor_si128 _mm256_castsi256_si128 _mm256_extracti128_si256));
     /// Pinned as `Xmm`'s and `Zmm`'s: left free, the compiler put the stitched batch's
-    /// whole hash (its 34 carry-less multiplies) first and then the AES chains two at a
-    /// time. Pinned, on AMD Zen 3 (f25 m1), AES-GCM x haberdashery `broadwell` in one
+    /// whole hash (its 34 carry-less multiplies, schoolbook then) first and then the AES
+    /// chains two at a time. Pinned, on AMD Zen 3 (f25 m1), AES-GCM x haberdashery `broadwell` in one
     /// process, three rounds each build: AES-128-GCM 16 KiB encrypt 0.507-0.508 ->
     /// 0.470-0.472, AES-256-GCM 16 KiB 0.580-0.600 -> 0.494, 1500 B 0.61 -> 0.58-0.60
     /// (docs/perf/cycles-amd-f25-m1.md).
