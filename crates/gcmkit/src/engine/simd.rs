@@ -36,7 +36,8 @@ pub(crate) trait Simd: Copy {
     /// reversal). Set where measured faster: on x86, AES-128-GCM at 16 KiB and 1 MiB, raced
     /// in one process on Xeon f6 m167 against the same build without the table, it was
     /// faster in every direction on avx512, avx2 and aesni
-    /// (docs/perf/cycles-intel-f6-m167.md). Not measured on Arm: off there.
+    /// (docs/perf/cycles-intel-f6-m167.md); on AMD Zen 3's avx2 too (AES-256-GCM 16 KiB
+    /// 3 % faster with it, docs/perf/cycles-amd-f25-m1.md). Not measured on Arm: off there.
     const ROUND_ONE: bool = false;
     /// Whether the stitched batch multiplies Karatsuba style (three carry-less multiplies
     /// per vector, a qword swap and XORs more) rather than schoolbook (four).
