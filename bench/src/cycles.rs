@@ -73,7 +73,7 @@ pub fn run(out_dir: &str, ghz: f64) {
             md.push('\n');
         }
     }
-    md.push_str(&floor_model(ghz));
+    md.push_str(&floor_model(ghz, crate::ports::probe()));
     let path = format!("{out_dir}/cycles-{}.md", crate::clock::cpu_tag());
     md.push_str(&hand_written_part(&path));
     std::fs::write(&path, md).unwrap();
@@ -98,9 +98,9 @@ fn hand_written_part(path: &str) -> String {
     }
 }
 
-/// The bulk AES-128-GCM floor on this CPU from `ports`' probe, on the widest vectors it
-/// runs (`ports::width_bits`: 512 bits, or 256 on AVX2 CPUs with VAES such as Zen 3). Per
-/// vector of `w` = width / 128 blocks, the work that no AES-GCM loop can avoid is:
+/// The bulk AES-128-GCM floor on this CPU from `ports`' probe `p` (one run of it), on the
+/// widest vectors it runs (`ports::width_bits`: 512 bits, or 256 on AVX2 CPUs with VAES
+/// such as Zen 3). Per vector, the work that no AES-GCM loop can avoid is:
 /// - 10 AES rounds (AES-128);
 /// - 3.25 carry-less multiplies (Karatsuba: 3 per vector, the reduction's 2 amortized
 ///   over a batch of 8 vectors);
@@ -113,13 +113,13 @@ fn hand_written_part(path: &str) -> String {
 /// the AES unit alone (AES ops x one AES op); the CLMUL unit with whatever shares its port
 /// (shuffles, where the CLMUL + shuffle mix costs the sum; AES too, where the AES + CLMUL
 /// mix does, as on Zen 4); all operations spread over the vector ports, whose number the
-/// XOR rate gives (XORs per cycle: two for `zmm` on Intel); and the probe's own loop of four vectors of that mix, independent
-/// instructions with nothing but ports to wait for. The third bound is what the first two
+/// XOR rate gives (XORs per cycle: two for `zmm` on Intel); and the probe's own loop of
+/// four vectors of that mix, independent instructions with nothing but ports to wait for. The third bound is what the first two
 /// miss on Intel: the XORs and shuffles are not free, they compete with AES and CLMUL.
 /// The fourth catches port sharing the pairwise rows miss (Zen 3: AES and CLMUL each
 /// alone and in pairs run at their own rate, the whole mix does not).
-pub fn floor_model(ghz: f64) -> String {
-    let (Some(p), Some(bits)) = (crate::ports::probe(), crate::ports::width_bits()) else {
+pub fn floor_model(ghz: f64, p: Option<crate::ports::Probe>) -> String {
+    let (Some(p), Some(bits)) = (p, crate::ports::width_bits()) else {
         return "No floor model: the port probe needs VAES and VPCLMULQDQ.\n".into();
     };
     let v = if bits == 512 { "zmm" } else { "ymm" };

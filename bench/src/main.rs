@@ -91,8 +91,8 @@ fn main() {
         return;
     }
     if args.get(1).map(String::as_str) == Some("ports") {
-        ports::run();
-        println!("\n{}", cycles::floor_model(clock::measure_ghz()));
+        let probe = ports::run();
+        println!("\n{}", cycles::floor_model(clock::measure_ghz(), probe));
         return;
     }
     if args.get(1).map(String::as_str) == Some("focus") {

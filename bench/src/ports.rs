@@ -177,8 +177,12 @@ pub struct Probe {
 
 /// The probe's rows, or `None` without VAES and VPCLMULQDQ.
 pub fn probe() -> Option<Probe> {
-    let r = rows()?;
-    Some(Probe {
+    rows().map(|r| of_rows(&r))
+}
+
+/// The floor model's figures from the probe's rows.
+fn of_rows(r: &[(&'static str, f64)]) -> Probe {
+    Probe {
         aes: r[0].1,
         clmul: r[1].1,
         shuffle: r[2].1,
@@ -186,19 +190,22 @@ pub fn probe() -> Option<Probe> {
         aes_clmul: r[4].1,
         clmul_shuffle: r[6].1,
         gcm_mix: r[8].1,
-    })
+    }
 }
 
-pub fn run() {
+/// Prints every row, in units of one AES round, and returns the floor model's figures
+/// from the same run (`None`, after saying why, without VAES and VPCLMULQDQ).
+pub fn run() -> Option<Probe> {
     let Some(rows) = rows() else {
         println!("ports: needs VAES and VPCLMULQDQ (with AVX-512 or AVX2)");
-        return;
+        return None;
     };
     let unit = rows[0].1 / 8.0;
     println!("{:<44} {:>12}", "loop body", "AES-op units");
     for (name, t) in &rows {
         println!("{name:<44} {:>12.2}", t / unit);
     }
+    Some(of_rows(&rows))
 }
 
 /// Every row of the probe: (loop body, seconds per iteration), at [`width_bits`].
