@@ -19,7 +19,7 @@ test-rust:
 		--message-format=json 2>/dev/null | $(PYTHON) -c "import json,sys; \
 		print(*[m['executable'] for m in map(json.loads, sys.stdin) if m.get('executable') \
 		and m['target']['name'] == 'engines' and m['package_id'].find('gcmkit') >= 0])")
-	$(CARGO) test --workspace --doc
+	$(CARGO) test --workspace --doc --all-features
 
 ## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
 ## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,

@@ -42,6 +42,9 @@ pub(crate) trait Simd: Copy {
     /// Whether the stitched batch multiplies Karatsuba style (three carry-less multiplies
     /// per vector, a qword swap and XORs more) rather than schoolbook (four).
     const STITCH_KARATSUBA: bool = false;
+    /// Whether a short AES-GCM-SIV bulk decryption stitches batches of `HALF` vectors
+    /// (`kernels::siv`) rather than the backend's whole batches.
+    const SIV_HALF_DECRYPT: bool = true;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 

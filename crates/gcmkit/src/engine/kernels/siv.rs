@@ -34,12 +34,8 @@ pub(crate) const SIV_SMALL_BLOCKS: usize = 24;
 /// the engine's N vectors, and the powers of H (HALF·LANES) of such a decryption and of
 /// any bulk message shorter than two of those batches (see [`siv_bulk`]).
 const HALF: usize = 4;
-/// See [`HALF`]: on avx512, decryptions under 2 KiB. Not on avx2 (two lanes; `siv_bulk`'s
-/// `half`): on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process, three
-/// rounds, decrypt_into at 320 B 1.12-1.17 -> 1.02-1.04 and at 576 B 1.05-1.06 ->
-/// 0.99-1.01 with whole batches of N vectors, 768 B and 1 KiB the same within noise. On
-/// aesni (one lane) the same CPU measured whole batches worse (768 B 1.27 -> 1.34,
-/// 1 KiB 1.11-1.14 -> 1.15), so it keeps `HALF`.
+/// See [`HALF`]: on avx512, decryptions under 2 KiB; on the backends whose
+/// `Simd::SIV_HALF_DECRYPT` is set (all but avx2).
 const HALF_BELOW: usize = 4;
 /// Blocks per reduction in [`siv_small`] (powers computed per message: 7 multiplies).
 const SIV_GROUP: usize = 8;
@@ -383,8 +379,10 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     // harness, avx512, alternated): 576 B encryption 821-843 -> 757-789 cycles with 16
     // powers instead of 32; 1 KiB 648-664 -> 635-638 (with the first form of
     // `whole_batches`, 720a031).
-    let half =
-        received.is_some() && V::LANES != 2 && N > HALF && len < HALF_BELOW * 16 * V::LANES * N;
+    let half = received.is_some()
+        && V::SIV_HALF_DECRYPT
+        && N > HALF
+        && len < HALF_BELOW * 16 * V::LANES * N;
     let short = N > HALF && len < SPLIT_BATCHES * 16 * V::LANES * HALF;
     let widest = if half || short { HALF * V::LANES } else { MAXW };
     let count = widest

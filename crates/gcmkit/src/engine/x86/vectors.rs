@@ -208,6 +208,12 @@ impl Simd for Ymm {
     /// measured on Intel CPUs without AVX-512 (Alder Lake and later client cores), where
     /// the multiply is cheaper.
     const STITCH_KARATSUBA: bool = true;
+    /// Whole batches: on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process,
+    /// three rounds, decrypt_into at 320 B 1.12-1.17 -> 1.02-1.04 and at 576 B 1.05-1.06
+    /// -> 0.99-1.01 without `HALF` batches, 768 B and 1 KiB the same within noise. On
+    /// aesni (one lane) the same CPU measured whole batches worse (768 B 1.27 -> 1.34,
+    /// 1 KiB 1.11-1.14 -> 1.15), so it keeps them (docs/perf/cycles-amd-f25-m1.md).
+    const SIV_HALF_DECRYPT: bool = false;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
         _mm256_shuffle_epi8 _mm256_clmulepi64_epi128 _mm256_cvtsi256_si32] lanes 2
