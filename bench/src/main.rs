@@ -90,6 +90,17 @@ fn main() {
         );
         return;
     }
+    if args.get(1).map(String::as_str) == Some("ports-memory") {
+        match ports::mix_with_memory(clock::measure_ghz()) {
+            Some((cycles, units)) => println!(
+                "AES-GCM mix with the avx2 batch's loads and stores: {units:.2} AES-op units, \
+                 {cycles:.1} cycles per 128 B, {:.3} c/B",
+                cycles / 128.0
+            ),
+            None => println!("ports-memory: needs AVX2 with VAES and VPCLMULQDQ, no AVX-512"),
+        }
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("ports") {
         let probe = ports::run();
         println!("\n{}", cycles::floor_model(clock::measure_ghz(), probe));
