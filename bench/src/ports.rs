@@ -6,7 +6,8 @@
 //! Sapphire Rapids), so clock drift cancels. If two instruction kinds share a port, their
 //! mix costs the sum; if not, the maximum.
 //!
-//! Registers only: no memory is touched.
+//! The rows touch no memory: registers only. [`mix_with_memory`] (`gcmkit-bench
+//! ports-memory`) is the one exception: the mix row with the avx2 batch's loads and stores.
 
 use std::time::Instant;
 
