@@ -114,8 +114,9 @@ fn hand_written_part(path: &str) -> String {
 /// (shuffles, where the CLMUL + shuffle mix costs the sum; AES too, where the AES + CLMUL
 /// mix does, as on Zen 4); all operations spread over the vector ports, whose number the
 /// XOR rate gives (XORs per cycle: two for `zmm` on Intel); and the probe's own loop of
-/// four vectors of that mix, independent instructions with nothing but ports to wait for. The third bound is what the first two
-/// miss on Intel: the XORs and shuffles are not free, they compete with AES and CLMUL.
+/// four vectors of that mix, independent instructions with nothing but ports to wait for.
+/// The third bound is what the first two miss on Intel: the XORs and shuffles are not
+/// free, they compete with AES and CLMUL.
 /// The fourth catches port sharing the pairwise rows miss (Zen 3: AES and CLMUL each
 /// alone and in pairs run at their own rate, the whole mix does not).
 pub fn floor_model(ghz: f64, p: Option<crate::ports::Probe>) -> String {

@@ -372,7 +372,8 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     // has more blocks than `MAXW`, so the stitched pass gets the batch's powers.)
     let len = io.len();
     let total = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
-    // A short decryption stitches batches of HALF vectors (below), which need HALF·LANES
+    // A short decryption stitches batches of HALF vectors (below; on the backends with
+    // `Simd::SIV_HALF_DECRYPT`), which need HALF·LANES
     // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under
     // 1536 B, on avx2 under 768 B) takes as many: one doubling step fewer on avx512,
     // which the whole message waits for, against more batches to reduce. Measured (local
