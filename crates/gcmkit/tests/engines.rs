@@ -224,9 +224,10 @@ fn siv_matches_portable(seed: u64, key_len: usize, aad_len: usize, len: usize) {
     }
 }
 
-/// AES-GCM-SIV from just past the fused kernel's `tiny` shape (eight data blocks) to
-/// past the old 24-block bound of the small kernel: on avx2 and avx512 these lengths now
-/// run the bulk kernel from 129 bytes, elsewhere the small kernel up to 24 blocks. Every
+/// AES-GCM-SIV from just past the fused kernel's `tiny` shape (eight data blocks, ten on
+/// aesni and avx2: `siv_tiny_upper`) to past the old 24-block bound of the small kernel:
+/// on avx2 and avx512 these lengths run the bulk kernel from past `tiny`'s bound,
+/// elsewhere the small kernel up to 24 blocks. Every
 /// length, with AAD of 0, 1, 16, 17 and 48 bytes in turn, both key sizes; every engine
 /// against the portable one, forged tags refused with the output zeroed.
 #[test]

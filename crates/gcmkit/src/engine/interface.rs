@@ -109,6 +109,11 @@ macro_rules! kernel_list {
             [siv_small_kernel #[inline(always)]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,
                 portable {};
+            /// The fused small-message AES-GCM-SIV kernel for 9 to `Simd::SIV_TINY_BLOCKS`
+            /// data blocks (see `Kernels::siv_small`).
+            [siv_tiny_upper_kernel #[inline(always)]] fn siv_tiny_upper(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv::siv_tiny_upper::<V>,
+                portable {};
             /// The fused small-message AES-GCM-SIV kernel on the engine's single-block
             /// vectors (see `Kernels::siv_small`).
             #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // avx512 only

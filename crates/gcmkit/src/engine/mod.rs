@@ -639,10 +639,12 @@ impl Kernels {
             Kernels::Portable => false,
             // On the wide-vector engines the bulk kernel, whose DeriveKey runs on wide
             // vectors, is the faster one from just past `tiny`'s shape (see
-            // `SIV_SMALL_BLOCKS_WIDE`).
+            // `SIV_SMALL_BLOCKS_WIDE`; the shape's bound is the engine's own,
+            // `Simd::SIV_TINY_BLOCKS`).
             #[cfg(target_arch = "x86_64")]
             Kernels::Avx2(_) | Kernels::Avx512(_) => {
-                blocks <= SIV_SMALL_BLOCKS_WIDE || kernels::siv::tiny_fits(aad_len, data_len)
+                blocks <= SIV_SMALL_BLOCKS_WIDE
+                    || kernels::siv::tiny_fits(aad_len, data_len, self.siv_tiny_blocks())
             }
             #[allow(unreachable_patterns)] // a target without hardware engines has only `Portable`
             _ => blocks <= SIV_SMALL_BLOCKS,
@@ -672,11 +674,38 @@ impl Kernels {
         // beside haberdashery, Intel f6 m167, alternated, enc/dec cycles: 16 B 165-171 /
         // 174-179 -> 158-162 / 171-175, 64 B 234-246 / 243-250 -> 223-230 / 236-244
         // (docs/perf/cycles-intel-f6-m167.md). The lengths are public.
+        //
+        // Past `tiny`'s one group of AES chains (`kernels::siv::TINY_GROUP` data blocks),
+        // up to the engine's `Simd::SIV_TINY_BLOCKS`, `tiny` runs in a kernel of its own.
+        let (a, d) = (aad.len(), data.len());
+        if d > 16 * kernels::siv::TINY_GROUP
+            && kernels::siv::tiny_fits(a, d, self.siv_tiny_blocks())
+        {
+            return self.siv_tiny_upper_kernel(kgk, nonce, aad, data, received);
+        }
         #[cfg(target_arch = "x86_64")]
-        if matches!(self, Kernels::Avx512(_)) && kernels::siv::tiny_fits(aad.len(), data.len()) {
+        if matches!(self, Kernels::Avx512(_))
+            && kernels::siv::tiny_fits(a, d, kernels::siv::TINY_GROUP)
+        {
             return self.siv_small_blocks_kernel(kgk, nonce, aad, data, received);
         }
         self.siv_small_kernel(kgk, nonce, aad, data, received)
+    }
+
+    /// Data blocks up to which this engine runs an AES-GCM-SIV message of at most one
+    /// AAD block in the fused `kernels::siv::tiny` (its vectors' `Simd::SIV_TINY_BLOCKS`).
+    fn siv_tiny_blocks(self) -> usize {
+        match self {
+            Kernels::Portable => 0,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Aesni(_) => x86::aesni::SIV_TINY_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2(_) => x86::avx2::SIV_TINY_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx512(_) => x86::avx512::SIV_TINY_BLOCKS,
+            #[cfg(target_arch = "aarch64")]
+            Kernels::Armv8(_) => arm::armv8::SIV_TINY_BLOCKS,
+        }
     }
 
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in

@@ -45,6 +45,10 @@ pub(crate) trait Simd: Copy {
     /// Whether a short AES-GCM-SIV bulk decryption stitches batches of `HALF` vectors
     /// (`kernels::siv`) rather than the backend's whole batches.
     const SIV_HALF_DECRYPT: bool = true;
+    /// Data blocks up to which an AES-GCM-SIV message with at most one AAD block runs the
+    /// fused, all-in-registers `kernels::siv::tiny` (at most `kernels::siv::TINY_MAX`).
+    /// Eight, one group of independent AES chains, where not measured otherwise.
+    const SIV_TINY_BLOCKS: usize = 8;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 

@@ -47,9 +47,8 @@ const SIV_GROUP: usize = 8;
 /// encryption key schedule; H^1..H^8 by doubling, in registers and a stack table;
 /// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR.
 /// The schedule (a serial chain) and the hash (which needs only the authentication key)
-/// are independent until the tag. Up to
-/// [`TINY_BLOCKS`] data blocks with at most one AAD block, the same steps in the
-/// fixed-size [`tiny`], every value in a register.
+/// are independent until the tag. Up to `Simd::SIV_TINY_BLOCKS` data blocks with at most
+/// one AAD block, the same steps in the fixed-size [`tiny`], every value in a register.
 ///
 /// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
 /// tag. Decryption: `data` is decrypted in place under the received tag's counter and the
@@ -74,12 +73,11 @@ pub(crate) fn siv_small<V: Simd>(
             "AES-GCM-SIV message too long for the small kernel",
         ));
     }
-    // DeriveKey on wide vectors, except a decryption on 512-bit ones (see `derive`).
-    let wide = received.is_none() || V::LANES < 4;
-    let (h, ek) = derive::<V>(cpu, kgk, nonce, wide)?;
-    // Up to TINY_BLOCKS blocks of data and one of AAD: one batch with every block, power
-    // and round key in registers.
-    if tiny_fits(aad.len(), data.len()) {
+    let (h, ek) = derive_small::<V>(cpu, kgk, nonce, received.is_some())?;
+    // Up to TINY_GROUP blocks of data and one of AAD: one batch with every block, power
+    // and round key in registers. (Up to `Simd::SIV_TINY_BLOCKS` the engine sends such a
+    // message to [`siv_tiny_upper`] instead.)
+    if tiny_fits(aad.len(), data.len(), TINY_GROUP) {
         let tag = match db {
             0 => tiny::<V, 0>(cpu, h, &ek, nonce, aad, data, received),
             1 => tiny::<V, 1>(cpu, h, &ek, nonce, aad, data, received),
@@ -148,6 +146,55 @@ pub(crate) fn siv_small<V: Simd>(
     Ok(tag.to_le_bytes())
 }
 
+/// [`tiny`] of a message of more than [`TINY_GROUP`] and at most `V::SIV_TINY_BLOCKS` data
+/// blocks (at most [`TINY_MAX`]) and at most one AAD block, after [`derive`] (an
+/// `InvalidParameter` error for any other shape: `Kernels::siv_small` checks). Its own
+/// entry point rather than more arms of [`siv_small`]'s: with the two larger instances in
+/// it, the avx2 kernel's decryption at 16 B took 294-296 cycles against 276, at 64 B
+/// 351-353 against 334 (AMD Zen 3, alternated), the rest of the function compiled
+/// otherwise.
+#[inline(always)]
+pub(crate) fn siv_tiny_upper<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: &mut [u8],
+    received: Option<&[u8; 16]>,
+) -> Result<[u8; 16], crate::Error> {
+    const {
+        assert!(
+            V::SIV_TINY_BLOCKS <= TINY_MAX,
+            "tiny is instantiated up to TINY_MAX"
+        )
+    };
+    let db = data.len().div_ceil(16);
+    if db <= TINY_GROUP || !tiny_fits(aad.len(), data.len(), V::SIV_TINY_BLOCKS) {
+        return Err(crate::Error::InvalidParameter(
+            "AES-GCM-SIV message not of the upper tiny kernel's shape",
+        ));
+    }
+    let (h, ek) = derive_small::<V>(cpu, kgk, nonce, received.is_some())?;
+    let tag = if db == TINY_GROUP + 1 {
+        tiny::<V, { TINY_GROUP + 1 }>(cpu, h, &ek, nonce, aad, data, received)
+    } else {
+        tiny::<V, TINY_MAX>(cpu, h, &ek, nonce, aad, data, received)
+    };
+    Ok(tag.to_le_bytes())
+}
+
+/// [`derive`] for the fused small kernels: on wide vectors, except a decryption on
+/// 512-bit ones (see `derive`).
+#[inline(always)]
+fn derive_small<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    decrypt: bool,
+) -> Result<(B<V>, Keys<B<V>>), crate::Error> {
+    derive::<V>(cpu, kgk, nonce, !decrypt || V::LANES < 4)
+}
+
 /// [`siv_small`] on `V`'s single-block vectors, compiled with `V`'s engine features.
 #[inline(always)]
 pub(crate) fn siv_small_blocks<V: Simd>(
@@ -161,24 +208,29 @@ pub(crate) fn siv_small_blocks<V: Simd>(
     siv_small::<B<V>>(V::block_cpu(cpu), kgk, nonce, aad, data, received)
 }
 
-/// Data blocks up to which (with at most one block of AAD) [`siv_small`] runs [`tiny`].
-/// Eight, one group of independent AES chains: from 4 to 8, AES-256-GCM-SIV at 80 B went
-/// from 378-380 to 243-251 cycles encrypting and 333-334 to 241-245 decrypting, 128 B
-/// from 401-404 to 303 and 359 to 282-285 (avx512; aesni and avx2 gained alike: 80 B
-/// 349-375 -> 258-274), 64 B unchanged (local harness beside haberdashery, Intel f6 m167,
-/// alternated; docs/perf/cycles-intel-f6-m167.md).
-const TINY_BLOCKS: usize = 8;
+/// Most data blocks (with at most one block of AAD) any backend runs in [`tiny`]
+/// (`Simd::SIV_TINY_BLOCKS`, eight where not measured otherwise). Eight is one group of
+/// independent AES chains: from 4 to 8, AES-256-GCM-SIV at 80 B went from 378-380 to
+/// 243-251 cycles encrypting and 333-334 to 241-245 decrypting, 128 B from 401-404 to 303
+/// and 359 to 282-285 (avx512; aesni and avx2 gained alike: 80 B 349-375 -> 258-274), 64 B
+/// unchanged (local harness beside haberdashery, Intel f6 m167, alternated;
+/// docs/perf/cycles-intel-f6-m167.md). Ten on aesni and avx2, measured on AMD Zen 3.
+pub(crate) const TINY_MAX: usize = 10;
 
-/// Whether [`siv_small`] runs a message of these lengths in [`tiny`] (at most one AAD
-/// block and [`TINY_BLOCKS`] data blocks).
+/// Data blocks up to which [`siv_small`] itself runs [`tiny`]: one group of independent
+/// AES chains (see [`TINY_MAX`]); above it, up to the backend's bound, [`siv_tiny_upper`].
+pub(crate) const TINY_GROUP: usize = 8;
+
+/// Whether [`siv_small`] runs a message of these lengths in [`tiny`]: at most one AAD
+/// block and `max` (a backend's `Simd::SIV_TINY_BLOCKS`) data blocks.
 #[inline(always)]
-pub(crate) fn tiny_fits(aad_len: usize, data_len: usize) -> bool {
-    aad_len <= 16 && data_len <= 16 * TINY_BLOCKS
+pub(crate) fn tiny_fits(aad_len: usize, data_len: usize, max: usize) -> bool {
+    aad_len <= 16 && data_len <= 16 * max
 }
 
-/// AES-GCM-SIV of `D` (<= [`TINY_BLOCKS`]) data blocks and at most one AAD block after
-/// [`derive`], every value in a register and every loop of a fixed count (as
-/// `gcm::gcm_small`): the message loaded once; H^1..H^(D+2) by multiplies of two lower
+/// AES-GCM-SIV of `D` (at most the backend's `Simd::SIV_TINY_BLOCKS`) data blocks and at
+/// most one AAD block after [`derive`], every value in a register and every loop of a
+/// fixed count (as `gcm::gcm_small`): the message loaded once; H^1..H^(D+2) by multiplies of two lower
 /// powers (depth log2, off the critical path: it runs beside the key schedule); POLYVAL
 /// of AAD || data || lengths as one batch, block b of the D + 2 times H^(D+2-b) (an
 /// absent AAD block contributes nothing and is skipped), one reduction; the tag; D
@@ -214,7 +266,7 @@ fn tiny<V: Simd, const D: usize>(
         };
     }
     // pw[j - 1] = H^j for j = 1..D+2; H^p = H^(p/2)·H^(p - p/2).
-    let mut pw = [h; TINY_BLOCKS + 2];
+    let mut pw = [h; TINY_MAX + 2];
     for p in 2..D + 3 {
         pw[p - 1] = mul(pw[p / 2 - 1], pw[p - p / 2 - 1]);
     }

@@ -110,6 +110,13 @@ unsafe fn bswap_mask128() -> __m128i {
 
 impl Simd for Xmm {
     type Cpu = aesni::Cpu;
+    /// Ten, as `Ymm`'s. On AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process,
+    /// the aesni engine's AES-256-GCM-SIV at 144 and 160 B went from the general loop's
+    /// 598-601 and 608-612 cycles encrypting (562-563 and 579 decrypting) to 429-430 and
+    /// 452-455 (442-443 and 461-464); at 11 and 12 blocks the same as the loop or worse
+    /// (docs/perf/cycles-amd-f25-m1.md). (`Zmm`'s messages of `tiny`'s shape run on this
+    /// type too, but only up to `Zmm`'s own bound.)
+    const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
         _mm_cvtsi128_si32] widen core::convert::identity);
@@ -214,6 +221,14 @@ impl Simd for Ymm {
     /// aesni (one lane) the same CPU measured whole batches worse (768 B 1.27 -> 1.34,
     /// 1 KiB 1.11-1.14 -> 1.15), so it keeps them (docs/perf/cycles-amd-f25-m1.md).
     const SIV_HALF_DECRYPT: bool = false;
+    /// Ten: on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process, three
+    /// rounds, AES-256-GCM-SIV of nine and ten data blocks left the bulk kernel's fixed
+    /// cost: 144 B 549-555 -> 446-449 cycles encrypting, 555-559 -> 442-443 decrypting
+    /// (haberdashery 413-420); 160 B 510-518 -> 466-470 / 527-530 -> 462-466
+    /// (441-465); 16 and 64 B unchanged (`kernels::siv::siv_tiny_upper`). At 11 and 12
+    /// blocks `tiny` spills and lost (176 B 555-560 -> 610-619, 192 B 520-522 ->
+    /// 653-656), so the bulk kernel keeps them (docs/perf/cycles-amd-f25-m1.md).
+    const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
         _mm256_shuffle_epi8 _mm256_clmulepi64_epi128 _mm256_cvtsi256_si32] lanes 2
