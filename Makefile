@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
@@ -176,6 +176,12 @@ bench:
 ## aws-lc-rs and ring, and the bulk floor model of this CPU: docs/perf/cycles-<cpu>.md (one file per CPU; docs/perf/cycles.md indexes them).
 bench-cycles:
 	cd bench && $(CARGO) run --release -- cycles ../docs/perf
+
+## The avx2 stitched AES-128-GCM batch written out by hand in variants (bench/batch-model/gen.py):
+## what its multiplies, shuffles and memory accesses cost on this CPU, in cycles per batch.
+## Needs AVX2 with VAES and VPCLMULQDQ; not part of `make test`.
+bench-batch-model:
+	cd bench/batch-model && $(PYTHON) gen.py && RUSTFLAGS='-C target-cpu=native' $(CARGO) run --release -q
 
 ## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
 bench-derived:

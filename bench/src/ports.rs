@@ -159,6 +159,31 @@ macro_rules! probe_rows {
                     )
                 )),
             ),
+            // After the mix (the floor model reads the rows above by index): what a
+            // single-block multiply costs, and whether shuffles take AES's pipes.
+            (
+                "8 vpclmulqdq xmm",
+                time_loop!(block!("vpclmulqdq", "xmm", "0,1,2,3,4,5,6,7", "14", ", 0")),
+            ),
+            (
+                concat!("8 vaesenc + 8 vpshufd ", $v),
+                time_loop!(concat!(
+                    aes8!($v),
+                    ".irp i,8,9,10,11,12,13,8,9\nvpshufd ",
+                    $v,
+                    "\\i, ",
+                    $v,
+                    "14, 0x4e\n.endr\n"
+                )),
+            ),
+            (
+                concat!("8 vaesenc + 4 vpclmulqdq + 8 vpshufb ", $v),
+                time_loop!(concat!(
+                    aes8!($v),
+                    block!("vpclmulqdq", $v, "8,9,10,11", "14", ", 0"),
+                    block!("vpshufb", $v, "12,13,12,13,12,13,12,13", "14", "")
+                )),
+            ),
         ]
     };
 }
