@@ -208,17 +208,17 @@ pub(crate) fn siv_small_blocks<V: Simd>(
     siv_small::<B<V>>(V::block_cpu(cpu), kgk, nonce, aad, data, received)
 }
 
-/// Most data blocks (with at most one block of AAD) any backend runs in [`tiny`]
-/// (`Simd::SIV_TINY_BLOCKS`, eight where not measured otherwise). Eight is one group of
-/// independent AES chains: from 4 to 8, AES-256-GCM-SIV at 80 B went from 378-380 to
-/// 243-251 cycles encrypting and 333-334 to 241-245 decrypting, 128 B from 401-404 to 303
-/// and 359 to 282-285 (avx512; aesni and avx2 gained alike: 80 B 349-375 -> 258-274), 64 B
-/// unchanged (local harness beside haberdashery, Intel f6 m167, alternated;
-/// docs/perf/cycles-intel-f6-m167.md). Ten on aesni and avx2, measured on AMD Zen 3.
+/// Most data blocks (with at most one block of AAD) any backend runs in [`tiny`]: its
+/// `Simd::SIV_TINY_BLOCKS`, ten on aesni and avx2 (measured on AMD Zen 3), [`TINY_GROUP`]
+/// elsewhere.
 pub(crate) const TINY_MAX: usize = 10;
 
-/// Data blocks up to which [`siv_small`] itself runs [`tiny`]: one group of independent
-/// AES chains (see [`TINY_MAX`]); above it, up to the backend's bound, [`siv_tiny_upper`].
+/// Data blocks up to which [`siv_small`] itself runs [`tiny`] (above it, up to the
+/// backend's bound, [`siv_tiny_upper`]). Eight, one group of independent AES chains: from
+/// 4 to 8, AES-256-GCM-SIV at 80 B went from 378-380 to 243-251 cycles encrypting and
+/// 333-334 to 241-245 decrypting, 128 B from 401-404 to 303 and 359 to 282-285 (avx512;
+/// aesni and avx2 gained alike: 80 B 349-375 -> 258-274), 64 B unchanged (local harness
+/// beside haberdashery, Intel f6 m167, alternated; docs/perf/cycles-intel-f6-m167.md).
 pub(crate) const TINY_GROUP: usize = 8;
 
 /// Whether [`siv_small`] runs a message of these lengths in [`tiny`]: at most one AAD
@@ -230,8 +230,9 @@ pub(crate) fn tiny_fits(aad_len: usize, data_len: usize, max: usize) -> bool {
 
 /// AES-GCM-SIV of `D` (at most the backend's `Simd::SIV_TINY_BLOCKS`) data blocks and at
 /// most one AAD block after [`derive`], every value in a register and every loop of a
-/// fixed count (as `gcm::gcm_small`): the message loaded once; H^1..H^(D+2) by multiplies of two lower
-/// powers (depth log2, off the critical path: it runs beside the key schedule); POLYVAL
+/// fixed count (as `gcm::gcm_small`): the message loaded once; H^1..H^(D+2) by multiplies
+/// of two lower powers (depth log2, off the critical path: it runs beside the key
+/// schedule); POLYVAL
 /// of AAD || data || lengths as one batch, block b of the D + 2 times H^(D+2-b) (an
 /// absent AAD block contributes nothing and is skipped), one reduction; the tag; D
 /// keystream blocks as independent chains. Decryption (`received`) runs the keystream
