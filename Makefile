@@ -177,11 +177,12 @@ bench:
 bench-cycles:
 	cd bench && $(CARGO) run --release -- cycles ../docs/perf
 
-## The avx2 stitched AES-128-GCM batch written out by hand in variants (bench/batch-model/gen.py):
-## what its multiplies, shuffles and memory accesses cost on this CPU, in cycles per batch.
+## The avx2 stitched AES-128-GCM batch written out by hand in variants
+## (bench/batch-model/gen.py): what its multiplies, shuffles and memory accesses cost on
+## this CPU, in cycles per batch.
 ## Needs AVX2 with VAES and VPCLMULQDQ; not part of `make test`.
 bench-batch-model:
-	cd bench/batch-model && $(PYTHON) gen.py && RUSTFLAGS='-C target-cpu=native' $(CARGO) run --release -q
+	cd bench/batch-model && $(PYTHON) gen.py && $(CARGO) run --release -q
 
 ## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
 bench-derived:

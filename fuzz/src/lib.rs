@@ -227,23 +227,23 @@ pub fn differential(data: &[u8]) {
         &AES_256_GCM
     };
     let lk = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
-    let mut aw = pt.to_vec();
+    let mut rg = pt.to_vec();
     let t = lk
         .seal_in_place_separate_tag(
             Nonce::assume_unique_for_key(*nonce12),
             Aad::from(aad),
-            &mut aw,
+            &mut rg,
         )
         .unwrap();
-    aw.extend_from_slice(t.as_ref());
-    assert_eq!(rc, aw, "RustCrypto and ring disagree (harness bug)");
+    rg.extend_from_slice(t.as_ref());
+    assert_eq!(rc, rg, "RustCrypto and ring disagree (harness bug)");
     for e in engines() {
         assert_eq!(
             AesGcm::with_engine(key, e)
                 .unwrap()
                 .encrypt(nonce, pt, aad)
                 .unwrap(),
-            aw,
+            rg,
             "AES-GCM differs on {e:?}"
         );
         assert_eq!(

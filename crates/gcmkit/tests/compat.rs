@@ -66,7 +66,7 @@ fn aes_gcm_siv_failure_restores_the_ciphertext() {
     let k = aes_gcm_siv::Aes128GcmSiv::new(&[4u8; 16].into());
     let other = aes_gcm_siv::Aes128GcmSiv::new(&[5u8; 16].into());
     let nonce = aes_gcm_siv::Nonce::from([6u8; 12]);
-    for len in [0usize, 1, 16, 100, 1000, 1100, 1200, 5000, 70_000] {
+    for len in [0usize, 1, 16, 100, 144, 160, 1000, 1100, 1200, 5000, 70_000] {
         let pt = data(len, 2);
         let mut buf = pt.clone();
         let tag = k

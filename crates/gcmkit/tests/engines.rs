@@ -224,12 +224,31 @@ fn siv_matches_portable(seed: u64, key_len: usize, aad_len: usize, len: usize) {
     }
 }
 
+/// AES-GCM-SIV of nine and ten data blocks with at most one AAD block: the fused `tiny`
+/// kernel's own entry point on aesni and avx2 (`siv_tiny_upper`), the bulk kernel on
+/// avx512, the small kernel's loop elsewhere. Every length from 129 to 160 bytes (ten
+/// whole blocks included) with every AAD length from 0 to 16 bytes, both key sizes; every
+/// engine against the portable one, in place and into a buffer, forged tags refused with
+/// the output zeroed.
+#[test]
+fn siv_nine_and_ten_blocks_every_short_aad_match_portable() {
+    let mut seed = 5000u64;
+    for len in 129usize..=160 {
+        for aad_len in 0usize..=16 {
+            for key_len in [16, 32] {
+                seed += 1;
+                siv_matches_portable(seed, key_len, aad_len, len);
+            }
+        }
+    }
+}
+
 /// AES-GCM-SIV from just past the fused kernel's `tiny` shape (eight data blocks, ten on
 /// aesni and avx2: `siv_tiny_upper`) to past the old 24-block bound of the small kernel:
 /// on avx2 and avx512 these lengths run the bulk kernel from past `tiny`'s bound,
-/// elsewhere the small kernel up to 24 blocks. Every
-/// length, with AAD of 0, 1, 16, 17 and 48 bytes in turn, both key sizes; every engine
-/// against the portable one, forged tags refused with the output zeroed.
+/// elsewhere the small kernel up to 24 blocks. Every length, with AAD of 0, 1, 16, 17 and
+/// 48 bytes in turn, both key sizes; every engine against the portable one, forged tags
+/// refused with the output zeroed.
 #[test]
 fn siv_lengths_past_tiny_match_portable() {
     for (i, len) in (112usize..=420).enumerate() {

@@ -85,11 +85,6 @@ macro_rules! hw_engine {
                 std::vec![$(($feat, std::arch::$detect!($feat))),+]
             }
 
-            /// Data blocks up to which this engine runs a short AES-GCM-SIV message in
-            /// the fused `kernels::siv::tiny` (`Simd::SIV_TINY_BLOCKS` of its vectors).
-            pub(crate) const SIV_TINY_BLOCKS: usize =
-                <$v as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
-
             crate::engine::kernels::entry_points!([$($feat),+], $v, $n, $maxw);
         }
     };

@@ -228,9 +228,11 @@ const SIV_SMALL_BLOCKS: usize = kernels::SIV_SMALL_BLOCKS;
 const SIV_SMALL_BLOCKS: usize = 0;
 
 /// On avx2 and avx512, the largest padded AAD + padded message + length block of
-/// [`Kernels::siv_small`] in blocks, besides every message of `tiny`'s shape (up to 8
-/// data blocks and one AAD block, `kernels::siv::tiny_fits`); larger ones run the bulk
-/// kernel. Measured (local harness beside haberdashery, Intel f6 m167, AES-256-GCM-SIV,
+/// [`Kernels::siv_small`] in blocks, besides every message of `tiny`'s shape (up to the
+/// engine's `Simd::SIV_TINY_BLOCKS` data blocks, eight on avx512 and ten on avx2, and one
+/// AAD block: `kernels::siv::tiny_fits`); larger ones run the bulk kernel. (Since avx2's
+/// `tiny` takes ten blocks, its 144 B below runs there unless the AAD is over a block.)
+/// Measured (local harness beside haberdashery, Intel f6 m167, AES-256-GCM-SIV,
 /// alternated, cycles, enc / dec, 24 -> 9 blocks with DeriveKey on wide vectors in the
 /// bulk kernel): avx512 144 B 421-432 / 401-406 -> 363-371 / 305-312, 192 B 443-448 /
 /// 422-484 -> 334-335 / 299-300, 256 B 467-482 / 446-500 -> 356-362 / 308-316, 368 B
@@ -695,17 +697,7 @@ impl Kernels {
     /// Data blocks up to which this engine runs an AES-GCM-SIV message of at most one
     /// AAD block in the fused `kernels::siv::tiny` (its vectors' `Simd::SIV_TINY_BLOCKS`).
     fn siv_tiny_blocks(self) -> usize {
-        match self {
-            Kernels::Portable => 0,
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Aesni(_) => x86::aesni::SIV_TINY_BLOCKS,
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2(_) => x86::avx2::SIV_TINY_BLOCKS,
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx512(_) => x86::avx512::SIV_TINY_BLOCKS,
-            #[cfg(target_arch = "aarch64")]
-            Kernels::Armv8(_) => arm::armv8::SIV_TINY_BLOCKS,
-        }
+        dispatch!(self, 0, |m, _| m::SIV_TINY_BLOCKS)
     }
 
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in

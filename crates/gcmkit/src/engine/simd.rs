@@ -47,7 +47,8 @@ pub(crate) trait Simd: Copy {
     const SIV_HALF_DECRYPT: bool = true;
     /// Data blocks up to which an AES-GCM-SIV message with at most one AAD block runs the
     /// fused, all-in-registers `kernels::siv::tiny` (at most `kernels::siv::TINY_MAX`).
-    /// Eight, one group of independent AES chains, where not measured otherwise.
+    /// Eight (`kernels::siv::TINY_GROUP`, one group of independent AES chains) where not
+    /// measured otherwise.
     const SIV_TINY_BLOCKS: usize = 8;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;

@@ -177,6 +177,9 @@ macro_rules! entry_points {
         /// where tables are made: with `alloc`).
         #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
         pub(crate) const ROUND_ONE: bool = <V as crate::engine::simd::Simd>::ROUND_ONE;
+        /// Data blocks up to which a short AES-GCM-SIV message runs the fused `siv::tiny`.
+        pub(crate) const SIV_TINY_BLOCKS: usize =
+            <V as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
 
         crate::engine::interface::kernel_list!(
             [crate::engine::kernels::entry_points] { @each [$($feat),+]; }
@@ -196,6 +199,7 @@ macro_rules! entry_points {
             #[allow(unused_imports)]
             use super::*;
             pub(crate) use super::BATCH_BLOCKS;
+            pub(crate) use super::SIV_TINY_BLOCKS;
             #[cfg(feature = "alloc")]
             pub(crate) use super::ROUND_ONE;
             $(

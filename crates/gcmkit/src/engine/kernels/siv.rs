@@ -47,8 +47,9 @@ const SIV_GROUP: usize = 8;
 /// encryption key schedule; H^1..H^8 by doubling, in registers and a stack table;
 /// POLYVAL of AAD, plaintext and lengths with one reduction per 8 blocks; the tag; CTR.
 /// The schedule (a serial chain) and the hash (which needs only the authentication key)
-/// are independent until the tag. Up to `Simd::SIV_TINY_BLOCKS` data blocks with at most
-/// one AAD block, the same steps in the fixed-size [`tiny`], every value in a register.
+/// are independent until the tag. Up to [`TINY_GROUP`] data blocks with at most one AAD
+/// block, the same steps in the fixed-size [`tiny`], every value in a register (from
+/// there up to the backend's `Simd::SIV_TINY_BLOCKS`, [`siv_tiny_upper`]).
 ///
 /// Encryption (`received` None): `data` is the plaintext, encrypted in place; returns the
 /// tag. Decryption: `data` is decrypted in place under the received tag's counter and the
@@ -164,21 +165,31 @@ pub(crate) fn siv_tiny_upper<V: Simd>(
 ) -> Result<[u8; 16], crate::Error> {
     const {
         assert!(
-            V::SIV_TINY_BLOCKS <= TINY_MAX,
-            "tiny is instantiated up to TINY_MAX"
-        )
+            TINY_GROUP <= V::SIV_TINY_BLOCKS && V::SIV_TINY_BLOCKS <= TINY_MAX,
+            "a backend's tiny bound lies between TINY_GROUP and TINY_MAX"
+        );
+        assert!(
+            TINY_MAX == TINY_GROUP + 2,
+            "the arms below cover 9 and 10 blocks"
+        );
     };
+    let shape = Err(crate::Error::InvalidParameter(
+        "AES-GCM-SIV message not of the upper tiny kernel's shape",
+    ));
+    // A backend whose bound is the group's never gets here (`Kernels::siv_small`), and its
+    // entry point instantiates no `tiny` of its own.
+    if const { V::SIV_TINY_BLOCKS <= TINY_GROUP } {
+        return shape;
+    }
     let db = data.len().div_ceil(16);
     if db <= TINY_GROUP || !tiny_fits(aad.len(), data.len(), V::SIV_TINY_BLOCKS) {
-        return Err(crate::Error::InvalidParameter(
-            "AES-GCM-SIV message not of the upper tiny kernel's shape",
-        ));
+        return shape;
     }
     let (h, ek) = derive_small::<V>(cpu, kgk, nonce, received.is_some())?;
-    let tag = if db == TINY_GROUP + 1 {
-        tiny::<V, { TINY_GROUP + 1 }>(cpu, h, &ek, nonce, aad, data, received)
-    } else {
-        tiny::<V, TINY_MAX>(cpu, h, &ek, nonce, aad, data, received)
+    let tag = match db {
+        9 => tiny::<V, 9>(cpu, h, &ek, nonce, aad, data, received),
+        10 => tiny::<V, 10>(cpu, h, &ek, nonce, aad, data, received),
+        _ => return shape,
     };
     Ok(tag.to_le_bytes())
 }
@@ -221,8 +232,8 @@ pub(crate) const TINY_MAX: usize = 10;
 /// beside haberdashery, Intel f6 m167, alternated; docs/perf/cycles-intel-f6-m167.md).
 pub(crate) const TINY_GROUP: usize = 8;
 
-/// Whether [`siv_small`] runs a message of these lengths in [`tiny`]: at most one AAD
-/// block and `max` (a backend's `Simd::SIV_TINY_BLOCKS`) data blocks.
+/// Whether a message of these lengths has [`tiny`]'s shape: at most one AAD block and
+/// at most `max` data blocks ([`TINY_GROUP`], or a backend's `Simd::SIV_TINY_BLOCKS`).
 #[inline(always)]
 pub(crate) fn tiny_fits(aad_len: usize, data_len: usize, max: usize) -> bool {
     aad_len <= 16 && data_len <= 16 * max

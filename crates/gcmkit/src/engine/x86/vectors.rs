@@ -112,10 +112,12 @@ impl Simd for Xmm {
     type Cpu = aesni::Cpu;
     /// Ten, as `Ymm`'s. On AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process,
     /// the aesni engine's AES-256-GCM-SIV at 144 and 160 B went from the general loop's
-    /// 598-601 and 608-612 cycles encrypting (562-563 and 579 decrypting) to 429-430 and
-    /// 452-455 (442-443 and 461-464); at 11 and 12 blocks the same as the loop or worse
-    /// (docs/perf/cycles-amd-f25-m1.md). (`Zmm`'s messages of `tiny`'s shape run on this
-    /// type too, but only up to `Zmm`'s own bound.)
+    /// 591-601 and 604-612 cycles encrypting (562-565 and 575-579 decrypting) to 429-433
+    /// and 452-455 (435-443 and 456-464); at 11 and 12 blocks the same as the loop or
+    /// worse (176 B 619-620 -> 618-622, 192 B 633-637 -> 677-681;
+    /// docs/perf/cycles-amd-f25-m1.md). Measured only there; Intel's aesni takes it too.
+    /// (`Zmm`'s messages of `tiny`'s shape run on this type, but only up to `Zmm`'s own
+    /// bound.)
     const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
@@ -223,11 +225,12 @@ impl Simd for Ymm {
     const SIV_HALF_DECRYPT: bool = false;
     /// Ten: on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process, three
     /// rounds, AES-256-GCM-SIV of nine and ten data blocks left the bulk kernel's fixed
-    /// cost: 144 B 549-555 -> 446-449 cycles encrypting, 555-559 -> 442-443 decrypting
-    /// (haberdashery 413-420); 160 B 510-518 -> 466-470 / 527-530 -> 462-466
-    /// (441-465); 16 and 64 B unchanged (`kernels::siv::siv_tiny_upper`). At 11 and 12
-    /// blocks `tiny` spills and lost (176 B 555-560 -> 610-619, 192 B 520-522 ->
-    /// 653-656), so the bulk kernel keeps them (docs/perf/cycles-amd-f25-m1.md).
+    /// cost: 144 B 549-555 -> 446-452 cycles encrypting, 552-554 -> 438-455 with
+    /// `decrypt_into` (haberdashery 412-421); 160 B 508-519 -> 466-470 / 523-526 ->
+    /// 462-473 (440-460); 16 and 64 B unchanged (`kernels::siv::siv_tiny_upper`). At 11
+    /// and 12 blocks `tiny` spills and lost (176 B 555-560 -> 610-619, 192 B 520-522 ->
+    /// 653-656), so the bulk kernel keeps them (docs/perf/cycles-amd-f25-m1.md). Measured
+    /// only there; an Intel CPU with AVX2 and VAES but no AVX-512 would take it too.
     const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
