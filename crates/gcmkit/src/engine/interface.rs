@@ -105,6 +105,16 @@ macro_rules! kernel_list {
             [gcm_few_open_kernel #[inline(always)]] fn gcm_few_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_few::gcm_few::<V, true>,
                 portable {};
+            /// AES-GCM encryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
+            /// (see `Kernels::gcm_small`).
+            [gcm_mid_seal_kernel #[inline(always)]] fn gcm_mid_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_mid::gcm_mid::<V, false>,
+                portable {};
+            /// AES-GCM decryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
+            /// (see `Kernels::gcm_small`).
+            [gcm_mid_open_kernel #[inline(always)]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+                = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
+                portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel #[inline(always)]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,

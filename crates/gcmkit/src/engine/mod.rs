@@ -613,6 +613,14 @@ impl Kernels {
                     };
                     return t.map(u128::to_le_bytes);
                 }
+                if kernels::gcm_mid::mid_fits(aad.len(), len, self.gcm_mid_blocks()) {
+                    let t = if decrypt {
+                        self.gcm_mid_open_kernel(keys, h, iv, aad, io)
+                    } else {
+                        self.gcm_mid_seal_kernel(keys, h, iv, aad, io)
+                    };
+                    return t.map(u128::to_le_bytes);
+                }
                 crate::spec::gcm::iv96_block(iv, 1)
             }
             SmallStart::Y0(y0) => *y0,
@@ -692,6 +700,13 @@ impl Kernels {
             return self.siv_small_blocks_kernel(kgk, nonce, aad, data, received);
         }
         self.siv_small_kernel(kgk, nonce, aad, data, received)
+    }
+
+    /// Data blocks up to which this engine runs an AES-GCM message under a 96-bit IV in
+    /// the fused wide-vector `kernels::gcm_mid` (its vectors' `Simd::GCM_MID_BLOCKS`; zero:
+    /// never).
+    fn gcm_mid_blocks(self) -> usize {
+        dispatch!(self, 0, |m, _| m::GCM_MID_BLOCKS)
     }
 
     /// Data blocks up to which this engine runs an AES-GCM-SIV message of at most one

@@ -50,6 +50,12 @@ pub(crate) trait Simd: Copy {
     /// Eight (`kernels::siv::TINY_GROUP`, one group of independent AES chains) where not
     /// measured otherwise.
     const SIV_TINY_BLOCKS: usize = 8;
+    /// Data blocks up to which an AES-GCM message under a 96-bit IV (more than
+    /// `kernels::gcm_few`'s four blocks, its AAD, data and length block within the key's
+    /// powers) runs the fused wide-vector `kernels::gcm_mid`, at most
+    /// `kernels::gcm_mid::MID_MAX` and only on backends of at most two lanes; zero where
+    /// not measured (the general small kernel, then the stitched one, take them).
+    const GCM_MID_BLOCKS: usize = 0;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 
@@ -175,6 +181,25 @@ pub(crate) trait Simd: Copy {
     fn from_lane0(cpu: Self::Cpu, b: Self::Block) -> Self;
     /// XOR of all lanes.
     fn fold_lanes(self) -> Self::Block;
+    /// Lane 1 (zero on a single-lane type). The default goes through memory; a wide
+    /// backend that calls it on a per-message path overrides it.
+    #[inline(always)]
+    fn lane1(self) -> Self::Block {
+        let mut t = [0u128; 4];
+        self.store_elems(&mut t);
+        Self::Block::load_elems(Self::block_cpu(self.cpu()), &t[1..])
+    }
+    /// `self` with lane 1 replaced by `b` (unchanged on a single-lane type). The default
+    /// goes through memory, as [`Self::lane1`]'s.
+    #[inline(always)]
+    fn with_lane1(self, b: Self::Block) -> Self {
+        let mut t = [0u128; 4];
+        self.store_elems(&mut t);
+        if Self::LANES > 1 {
+            b.store_elems(&mut t[1..]);
+        }
+        Self::load_elems(self.cpu(), &t)
+    }
     /// Bitwise XOR.
     fn xor(self, o: Self) -> Self;
     /// self xor a xor b: one three-input instruction where the ISA has one (`vpternlogd`

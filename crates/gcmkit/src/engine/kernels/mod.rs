@@ -56,6 +56,7 @@ pub(crate) mod ctr;
 pub(crate) mod gather;
 pub(crate) mod gcm;
 pub(crate) mod gcm_few;
+pub(crate) mod gcm_mid;
 pub(crate) mod gcm_one;
 pub(crate) mod ghash;
 pub(crate) mod polyval;
@@ -180,6 +181,9 @@ macro_rules! entry_points {
         /// Data blocks up to which a short AES-GCM-SIV message runs the fused `siv::tiny`.
         pub(crate) const SIV_TINY_BLOCKS: usize =
             <V as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
+        /// Data blocks up to which an AES-GCM message runs the fused `gcm_mid` (0: never).
+        pub(crate) const GCM_MID_BLOCKS: usize =
+            <V as crate::engine::simd::Simd>::GCM_MID_BLOCKS;
 
         crate::engine::interface::kernel_list!(
             [crate::engine::kernels::entry_points] { @each [$($feat),+]; }
@@ -200,6 +204,7 @@ macro_rules! entry_points {
             use super::*;
             pub(crate) use super::BATCH_BLOCKS;
             pub(crate) use super::SIV_TINY_BLOCKS;
+            pub(crate) use super::GCM_MID_BLOCKS;
             #[cfg(feature = "alloc")]
             pub(crate) use super::ROUND_ONE;
             $(
