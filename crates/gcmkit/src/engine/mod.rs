@@ -569,7 +569,9 @@ impl Kernels {
     /// entry for both small kernels, chosen by the (public) lengths: under a 96-bit IV, up
     /// to four blocks with up to one block of AAD in `kernels::gcm_few` (one block without
     /// AAD in `kernels::gcm_one`; no block count, AAD loop or table index to work out per
-    /// call); else, up to `gcm::SMALL_DATA` bytes, the general `kernels::gcm::gcm_small`.
+    /// call); past four blocks, up to the engine's `Simd::GCM_MID_BLOCKS`, the wide-vector
+    /// `kernels::gcm_mid`; else, up to `gcm::SMALL_DATA` bytes, the general
+    /// `kernels::gcm::gcm_small`.
     #[inline(always)]
     pub(crate) fn gcm_small(
         self,
@@ -619,7 +621,9 @@ impl Kernels {
                     } else {
                         self.gcm_mid_seal_kernel(keys, h, iv, aad, io)
                     };
-                    return t.map(u128::to_le_bytes);
+                    if let Some(t) = t.flatten() {
+                        return Some(t.to_le_bytes());
+                    }
                 }
                 crate::spec::gcm::iv96_block(iv, 1)
             }

@@ -181,25 +181,6 @@ pub(crate) trait Simd: Copy {
     fn from_lane0(cpu: Self::Cpu, b: Self::Block) -> Self;
     /// XOR of all lanes.
     fn fold_lanes(self) -> Self::Block;
-    /// Lane 1 (zero on a single-lane type). The default goes through memory; a wide
-    /// backend that calls it on a per-message path overrides it.
-    #[inline(always)]
-    fn lane1(self) -> Self::Block {
-        let mut t = [0u128; 4];
-        self.store_elems(&mut t);
-        Self::Block::load_elems(Self::block_cpu(self.cpu()), &t[1..])
-    }
-    /// `self` with lane 1 replaced by `b` (unchanged on a single-lane type). The default
-    /// goes through memory, as [`Self::lane1`]'s.
-    #[inline(always)]
-    fn with_lane1(self, b: Self::Block) -> Self {
-        let mut t = [0u128; 4];
-        self.store_elems(&mut t);
-        if Self::LANES > 1 {
-            b.store_elems(&mut t[1..]);
-        }
-        Self::load_elems(self.cpu(), &t)
-    }
     /// Bitwise XOR.
     fn xor(self, o: Self) -> Self;
     /// self xor a xor b: one three-input instruction where the ISA has one (`vpternlogd`

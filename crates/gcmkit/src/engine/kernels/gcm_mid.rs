@@ -1,10 +1,11 @@
 //! AES-GCM of a message of five to `Simd::GCM_MID_BLOCKS` blocks under a 96-bit IV, on
 //! the engine's wide vectors: a TLS record or QUIC packet of 65 to 256 bytes, the sizes
-//! between `gcm_few` and the stitched bulk kernel. The bulk kernel's fixed cost (an AES
-//! batch that the message does not fill, the CTR and GHASH of a head and a tail as passes
-//! of their own, the AAD, the length block and E(K, Y0) each as a step) was about 120
-//! cycles there: AES-128-GCM at 128 B took 228 cycles on avx2 against 165 at 112 B in the
-//! small kernel, on AMD Zen 3 (docs/perf/cycles-amd-f25-m1.md).
+//! between `gcm_few` and the stitched bulk kernel. There, below two of its batches, the
+//! bulk kernel runs CTR and then GHASH as two passes, with the AAD, the length block and
+//! E(K, Y0) each a step of its own, and the small kernel runs one block per AES chain:
+//! on AMD Zen 3, AES-128-GCM on avx2 took 228 cycles at 128 B against 165 at 112 B, and
+//! 250-256 at 256 B; with this kernel 116-125 and 158-164 (haberdashery `broadwell`
+//! 175-198 and 295-324; docs/perf/cycles-amd-f25-m1.md, "Fourth session on Zen 3").
 //!
 //! With D data blocks in `NV` vectors of `LANES` blocks (the last vector may be part
 //! full: its absent lanes are zero), the message is NV + 1 AES chains and one GHASH batch
@@ -74,7 +75,7 @@ pub(crate) fn mid_fits(aad_len: usize, len: usize, max: usize) -> bool {
 /// it), encryption or (`DEC`) decryption, from `io`'s source into its destination or in
 /// place. Returns the full tag as the little-endian integer of its 16 bytes (a
 /// decryption's is its ciphertext's, which the caller compares). A backend whose bound
-/// is zero instantiates no kernel here.
+/// is zero instantiates no kernel here and returns `None`, having written nothing.
 #[inline(always)]
 pub(crate) fn gcm_mid<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
@@ -83,25 +84,24 @@ pub(crate) fn gcm_mid<V: Simd, const DEC: bool>(
     iv: &[u8; 12],
     aad: &[u8],
     io: Data<'_>,
-) -> u128 {
+) -> Option<u128> {
     const {
         assert!(V::GCM_MID_BLOCKS <= MID_MAX);
         assert!(V::GCM_MID_BLOCKS == 0 || V::LANES <= 2);
     }
     if const { V::GCM_MID_BLOCKS == 0 } {
-        // Unreachable through `Kernels` (it checks the bound, zero here): a tag that
-        // matches nothing, for no output written.
-        return 0;
+        // Not reached through `Kernels` (it checks the bound, zero here).
+        return None;
     }
     // The vector count is public (the length); one copy of the kernel per count.
-    match io.len().div_ceil(16 * V::LANES) {
+    Some(match io.len().div_ceil(16 * V::LANES) {
         0..=3 => mid::<V, 3, DEC>(cpu, rk, key, iv, aad, io),
         4 => mid::<V, 4, DEC>(cpu, rk, key, iv, aad, io),
         5 => mid::<V, 5, DEC>(cpu, rk, key, iv, aad, io),
         6 => mid::<V, 6, DEC>(cpu, rk, key, iv, aad, io),
         7 => mid::<V, 7, DEC>(cpu, rk, key, iv, aad, io),
         _ => mid::<V, 8, DEC>(cpu, rk, key, iv, aad, io),
-    }
+    })
 }
 
 /// [`gcm_mid`] with `NV` data vectors (the module docs' formulas).
@@ -120,8 +120,8 @@ fn mid<V: Simd, const NV: usize, const DEC: bool>(
     // Bytes in the last vector, 1 to vb.
     let tail = len.wrapping_sub(vb * (NV - 1));
     let whole = |j: usize| j + 1 < NV || tail == vb;
-    // The input first (independent of everything else); the last vector part by part,
-    // never reading past the data.
+    // The input first (independent of everything else); a part-full last vector by a
+    // masked or piecewise load that never reads past the data.
     let mut input = [V::zero(cpu); NV];
     {
         let src = &io.src()[..len];
@@ -129,7 +129,7 @@ fn mid<V: Simd, const NV: usize, const DEC: bool>(
             *x = if whole(j) {
                 V::load(cpu, &src[vb * j..])
             } else {
-                load_tail::<V>(cpu, &src[vb * j..])
+                V::load_partial(cpu, &src[vb * j..])
             };
         }
     }
@@ -175,7 +175,7 @@ fn mid<V: Simd, const NV: usize, const DEC: bool>(
             if whole(j) {
                 x.store(&mut dst[vb * j..]);
             } else {
-                store_tail::<V>(*x, &mut dst[vb * j..]);
+                x.store_partial(&mut dst[vb * j..]);
             }
         }
     }
@@ -215,48 +215,4 @@ fn mid<V: Simd, const NV: usize, const DEC: bool>(
     });
     // T = S xor E(K, Y0) as `gcm_few` forms it: bswap(S) xor le(E).
     wide.reduce().bswap().xor(mask).to_u128()
-}
-
-/// The first `src.len()` (1 to 16·LANES - 1) bytes as a vector, zero-padded: whole blocks
-/// by 16-byte loads, a partial one in general-purpose registers (as `gcm_few`), lanes
-/// past the data zero.
-#[inline(always)]
-fn load_tail<V: Simd>(cpu: V::Cpu, src: &[u8]) -> V {
-    let bc = V::block_cpu(cpu);
-    let v = V::from_lane0(cpu, load_upto16::<V::Block>(bc, src));
-    if V::LANES > 1 && src.len() > 16 {
-        v.with_lane1(load_upto16::<V::Block>(bc, &src[16..]))
-    } else {
-        v
-    }
-}
-
-/// The first 16 bytes of `src` (fewer if it is shorter, zero-padded) as a block. (A
-/// function, not a closure: closures do not inherit the entry point's target features.)
-#[inline(always)]
-fn load_upto16<B: Simd<Block = B>>(cpu: B::Cpu, src: &[u8]) -> B {
-    if src.len() >= 16 {
-        B::load(cpu, src)
-    } else {
-        B::load_partial(cpu, src)
-    }
-}
-
-/// Stores the first `dst.len()` (1 to 16·LANES - 1) bytes of `x`, never past `dst`.
-#[inline(always)]
-fn store_tail<V: Simd>(x: V, dst: &mut [u8]) {
-    store_upto16(x.lane0(), dst);
-    if V::LANES > 1 && dst.len() > 16 {
-        store_upto16(x.lane1(), &mut dst[16..]);
-    }
-}
-
-/// The first `dst.len()` bytes of `b` (at most 16) into `dst`.
-#[inline(always)]
-fn store_upto16<B: Simd<Block = B>>(b: B, dst: &mut [u8]) {
-    if dst.len() >= 16 {
-        b.store(dst);
-    } else {
-        b.store_partial(dst);
-    }
 }

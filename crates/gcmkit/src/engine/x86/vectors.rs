@@ -119,7 +119,12 @@ impl Simd for Xmm {
     /// (`Zmm`'s messages of `tiny`'s shape run on this type, but only up to `Zmm`'s own
     /// bound.)
     const SIV_TINY_BLOCKS: usize = 10;
-    /// Eight: see `kernels::gcm_mid` (measured on AMD Zen 3, f25 m1).
+    /// Eight (the small kernel's bound plus one: past it, one block per chain would leave
+    /// more chains than AES latency needs): on AMD Zen 3 (f25 m1), x haberdashery
+    /// `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B went from the
+    /// stitched kernel's 251-285 cycles to 162-165 decrypting and 207-234 encrypting,
+    /// AES-256-GCM 277-316 -> 173-183, and 80-112 B (from the general small kernel)
+    /// 145-194 -> 127-165 (docs/perf/cycles-amd-f25-m1.md). Measured only there.
     const GCM_MID_BLOCKS: usize = 8;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
@@ -250,20 +255,47 @@ impl Simd for Ymm {
         // SAFETY: `self` carries the avx2 token (AVX detected), which `pin256` needs.
         Ymm(unsafe { pin256(self.0) }, self.1)
     }
-    /// Sixteen: see `kernels::gcm_mid` (measured on AMD Zen 3, f25 m1).
+    /// Sixteen, eight vectors (`kernels::gcm_mid::MID_MAX`): on AMD Zen 3 (f25 m1), x
+    /// haberdashery `broadwell` in one process, AES-128-GCM with `decrypt_into` at 128 B
+    /// went from 211-212 cycles to 116-117, 192 B 236-240 -> 136-140, 256 B 250-256 ->
+    /// 158-159 (haberdashery 174-176, 216-217, 295-299), encryption alike, AES-256-GCM
+    /// alike (docs/perf/cycles-amd-f25-m1.md). Measured only there; an Intel CPU with
+    /// AVX2 and VAES but no AVX-512 takes it too.
     const GCM_MID_BLOCKS: usize = 16;
+    /// Part by part: the first 16 bytes by one load when there are 16, the rest (or all)
+    /// in general-purpose registers (`Xmm`'s), never reading past `src`. The default's
+    /// copy through a stack buffer was a `memset` and a `memcpy` call per partial vector:
+    /// a short message's last block, a TLS record's 13-byte AAD (AES-128-GCM at 20 B on
+    /// AMD Zen 3: 117-118 -> 98-100 cycles encrypting, 108-109 -> 99 with `decrypt_into`;
+    /// docs/perf/cycles-amd-f25-m1.md).
     #[inline(always)]
-    fn lane1(self) -> Xmm {
-        // SAFETY: `self` carries the avx2 token (AVX2 detected).
-        Xmm(
-            unsafe { _mm256_extracti128_si256::<1>(self.0) },
-            self.1.into(),
+    fn load_partial(cpu: avx2::Cpu, src: &[u8]) -> Self {
+        debug_assert!(src.len() < 32);
+        let bc: aesni::Cpu = cpu.into();
+        if src.len() < 16 {
+            return Self::from_lane0(cpu, Xmm::load_partial(bc, src));
+        }
+        let (lo, hi) = (Xmm::load(bc, src), Xmm::load_partial(bc, &src[16..]));
+        // SAFETY: `cpu` proves AVX2.
+        Ymm(
+            unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo.0), hi.0) },
+            cpu,
         )
     }
+    /// As [`Self::load_partial`]: the first 16 bytes by one store when there are 16, the
+    /// rest in general-purpose registers.
     #[inline(always)]
-    fn with_lane1(self, b: Xmm) -> Self {
+    fn store_partial(self, dst: &mut [u8]) {
+        debug_assert!(dst.len() < 32);
+        let lo = self.lane0();
+        if dst.len() < 16 {
+            lo.store_partial(dst);
+            return;
+        }
+        lo.store(dst);
         // SAFETY: `self` carries the avx2 token (AVX2 detected).
-        Ymm(unsafe { _mm256_inserti128_si256::<1>(self.0, b.0) }, self.1)
+        let hi = Xmm(unsafe { _mm256_extracti128_si256::<1>(self.0) }, lo.1);
+        hi.store_partial(&mut dst[16..]);
     }
     crate::engine::simd::from_token! {
         splat_dword3(n: i32) => _mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0);
