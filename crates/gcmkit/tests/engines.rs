@@ -450,8 +450,9 @@ fn few_block_messages_with_and_without_aad() {
 
 /// Messages of 65 to 272 bytes (five to seventeen blocks: the fused wide-vector kernel
 /// `gcm_mid` takes up to its backend's bound, sixteen on avx2, and the lengths past it)
-/// under a 96-bit IV with AAD of 0 to 33 bytes and long enough (250 and 300 bytes) that
-/// the AAD, data and length blocks exceed the key's 32 powers: every engine's ciphertext
+/// under a 96-bit IV with AAD of 0 to 33 bytes, and of 250 and 300 bytes (with which the
+/// AAD, data and length blocks fit the key's 32 powers up to 240 and 192 bytes of data,
+/// and exceed them past that, so the kernel declines): every engine's ciphertext
 /// and tag equal the portable engine's, in place and from a source into a destination,
 /// and a forged tag is refused with the output zeroed, for every key size.
 #[test]

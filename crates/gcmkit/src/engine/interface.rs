@@ -111,7 +111,7 @@ macro_rules! kernel_list {
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, false>,
                 portable {};
             /// AES-GCM decryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
-            /// (see `Kernels::gcm_small`).
+            /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
             [gcm_mid_open_kernel #[inline(always)]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
                 portable {};

@@ -52,9 +52,10 @@ pub(crate) trait Simd: Copy {
     const SIV_TINY_BLOCKS: usize = 8;
     /// Data blocks up to which an AES-GCM message under a 96-bit IV (more than
     /// `kernels::gcm_few`'s four blocks, its AAD, data and length block within the key's
-    /// powers) runs the fused wide-vector `kernels::gcm_mid`, at most
-    /// `kernels::gcm_mid::MID_MAX` and only on backends of at most two lanes; zero where
-    /// not measured (the general small kernel, then the stitched one, take them).
+    /// powers) runs the fused wide-vector `kernels::gcm_mid`: at most eight vectors
+    /// (`kernels::gcm_mid::MID_MAX` blocks) and only on backends of at most two lanes,
+    /// checked at compile time; zero where not measured (the general small kernel, then
+    /// the stitched one, take them).
     const GCM_MID_BLOCKS: usize = 0;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;

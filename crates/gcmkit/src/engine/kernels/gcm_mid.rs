@@ -3,9 +3,10 @@
 //! between `gcm_few` and the stitched bulk kernel. There, below two of its batches, the
 //! bulk kernel runs CTR and then GHASH as two passes, with the AAD, the length block and
 //! E(K, Y0) each a step of its own, and the small kernel runs one block per AES chain:
-//! on AMD Zen 3, AES-128-GCM on avx2 took 228 cycles at 128 B against 165 at 112 B, and
-//! 250-256 at 256 B; with this kernel 116-125 and 158-164 (haberdashery `broadwell`
-//! 175-198 and 295-324; docs/perf/cycles-amd-f25-m1.md, "Fourth session on Zen 3").
+//! on AMD Zen 3, AES-128-GCM encryption on avx2 took 228 cycles at 128 B against 165 at
+//! 112 B; with `decrypt_into`, 211-212 cycles at 128 B and 250-256 at 256 B before this
+//! kernel, 116-117 and 158-159 with it (haberdashery `broadwell` 174-176 and 295-299;
+//! docs/perf/cycles-amd-f25-m1.md, "Fourth session on Zen 3").
 //!
 //! With D data blocks in `NV` vectors of `LANES` blocks (the last vector may be part
 //! full: its absent lanes are zero), the message is NV + 1 AES chains and one GHASH batch
@@ -86,14 +87,18 @@ pub(crate) fn gcm_mid<V: Simd, const DEC: bool>(
     io: Data<'_>,
 ) -> Option<u128> {
     const {
-        assert!(V::GCM_MID_BLOCKS <= MID_MAX);
+        // Eight vectors at most (the dispatch below), of at most two lanes (an absent
+        // lane's power is the length block's only when one lane is absent).
+        assert!(V::GCM_MID_BLOCKS <= 8 * V::LANES && V::GCM_MID_BLOCKS <= MID_MAX);
         assert!(V::GCM_MID_BLOCKS == 0 || V::LANES <= 2);
     }
     if const { V::GCM_MID_BLOCKS == 0 } {
         // Not reached through `Kernels` (it checks the bound, zero here).
         return None;
     }
-    // The vector count is public (the length); one copy of the kernel per count.
+    // The vector count is public (the length); one copy of the kernel per count. (On one
+    // lane the counts 3 and 4 are never reached: a message here has more than four
+    // blocks. Their copies cost build time only.)
     Some(match io.len().div_ceil(16 * V::LANES) {
         0..=3 => mid::<V, 3, DEC>(cpu, rk, key, iv, aad, io),
         4 => mid::<V, 4, DEC>(cpu, rk, key, iv, aad, io),

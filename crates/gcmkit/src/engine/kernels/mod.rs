@@ -12,7 +12,8 @@
 //! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
 //! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
 //! (stitched pass, whole message, small messages), `gcm_one` (one block without AAD),
-//! `gcm_few` (up to four blocks, at most one of AAD; both under a 96-bit IV), `polyval`
+//! `gcm_few` (up to four blocks, at most one of AAD), `gcm_mid` (five blocks up to a
+//! backend's bound, on wide vectors; all three under a 96-bit IV), `polyval`
 //! (POLYVAL of a long input as its own pass), `siv` (fused small AES-GCM-SIV).
 //!
 //! # GHASH and POLYVAL with carry-less multiplication
