@@ -119,8 +119,8 @@ impl Simd for Xmm {
     /// (`Zmm`'s messages of `tiny`'s shape run on this type, but only up to `Zmm`'s own
     /// bound.)
     const SIV_TINY_BLOCKS: usize = 10;
-    /// Eight (larger bounds were not measured on this type): on AMD Zen 3 (f25 m1), x haberdashery
-    /// `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B went from the
+    /// Eight (larger bounds were not measured on this type): on AMD Zen 3 (f25 m1), x
+    /// haberdashery `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B went from the
     /// stitched kernel's 272-285 cycles to 207-234 encrypting and 251-252 to 162-165
     /// decrypting, and at 96 and 100 B (from the general small kernel) decrypting 160-161
     /// -> 146-147 and 193-194 -> 165 (docs/perf/cycles-amd-f25-m1.md). Measured only
