@@ -507,7 +507,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
         let first = B::<V>::from_u128(bc, siv::first_counter_u128(0));
         ctr_wide::<V>(cpu, ek, tag.or(first), 0, io);
     }
-    tag.to_u128().to_le_bytes()
+    tag.to_bytes()
 }
 
 /// Whole batches before the last one up to which [`siv_bulk`] hashes an encryption's
@@ -566,7 +566,7 @@ fn encrypt_split<V: Simd>(
     let tag = tag_of::<V>(ek, a, nonce);
     let first = B::<V>::from_u128(bc, siv::first_counter_u128(0));
     ctr_wide::<V>(cpu, ek, tag.or(first), 0, io);
-    tag.to_u128().to_le_bytes()
+    tag.to_bytes()
 }
 
 /// [`encrypt_split`]'s whole batches: their POLYVAL times H^m (the last batch's `m`
