@@ -35,7 +35,11 @@ pub(crate) trait GcmSteps {
     /// absorbed into `acc`: whole batches stitched, the rest by [`two_pass`]. Returns
     /// E(K, Y0), which an engine may compute with the data's own AES.
     fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16];
-    /// Absorbs one whole block (the length block).
+    /// Absorbs the length block `lengths` into the running value `acc` and returns the
+    /// full tag, GHASH xor `mask` (E(K, Y0)). A vector engine overrides it to keep the
+    /// value in a vector to the tag's one 16-byte store (`Simd::to_bytes`): this default's
+    /// `u128` form leaves the tag as two 8-byte stores, which a caller's 16-byte reload
+    /// cannot forward from.
     ///
     /// The defaults here are `#[inline(always)]` like every kernel step: a default
     /// method compiled out of line is compiled without the kernel's target features, so
@@ -43,8 +47,9 @@ pub(crate) trait GcmSteps {
     /// `gather::gcm_seal_parts` used, made `AesGcm::encrypt_parts_into` 70x slower
     /// than `encrypt_into` at 16 KiB: 58-63 us against 0.85 us on Xeon f6 m167).
     #[inline(always)]
-    fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
-        self.hash(acc, block);
+    fn lengths_and_tag(&mut self, mut acc: u128, lengths: &[u8; 16], mask: &[u8; 16]) -> [u8; 16] {
+        self.hash(&mut acc, lengths);
+        crate::spec::gcm::tag_from_ghash(acc, mask)
     }
     /// The data as [`GcmSteps::data_and_mask`], then the length block `lengths`, then
     /// the full tag GHASH xor E(K, Y0). An engine may fuse the steps (the length block
@@ -72,8 +77,7 @@ pub(crate) fn data_then_tag<S: GcmSteps + ?Sized>(
     lengths: &[u8; 16],
 ) -> [u8; 16] {
     let mask = s.data_and_mask(acc, io, what);
-    s.hash_block(acc, lengths);
-    crate::spec::gcm::tag_from_ghash(*acc, &mask)
+    s.lengths_and_tag(*acc, lengths, &mask)
 }
 
 /// Whole AES-GCM, the tag before truncation, in SP 800-38D's order: GHASH of the AAD, the

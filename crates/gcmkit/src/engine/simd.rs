@@ -170,14 +170,13 @@ pub(crate) trait Simd: Copy {
     /// Lane 0 as a little-endian integer.
     #[inline(always)]
     fn to_u128(self) -> u128 {
-        let mut out = [0u8; 16];
-        self.lane0().store(&mut out);
-        u128::from_le_bytes(out)
+        u128::from_le_bytes(self.to_bytes())
     }
-    /// Lane 0's 16 bytes, as one 16-byte store: for a tag the kernel returns. Through
-    /// [`Self::to_u128`] the bytes left in two general registers and were stored as two
-    /// 8-byte halves, which the caller's 16-byte reload (of a `[u8; 16]` returned in
-    /// memory) cannot forward from: about 10 cycles on the return path of every call.
+    /// Lane 0's 16 bytes, as one 16-byte store: for a tag the kernel returns in memory.
+    /// Through [`Self::to_u128`] the bytes left in two general registers and were stored
+    /// as two 8-byte halves, which the caller's 16-byte reload cannot forward from
+    /// (AES-128-GCM avx2 encryption at 512 B 401-410 -> 383-395 cycles on Zen 3 with
+    /// this store, docs/perf/cycles-amd-f25-m1.md).
     #[inline(always)]
     fn to_bytes(self) -> [u8; 16] {
         let mut out = [0u8; 16];

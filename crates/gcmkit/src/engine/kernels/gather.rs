@@ -102,14 +102,12 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Parts<'_, V, N, MA
         }
         // The seam ends as ciphertext, but a caller's plaintext passed through it.
         gather.seam.zeroize();
-        let mut e = [0u8; 16];
-        mask[0].store(&mut e);
-        e
+        mask[0].to_bytes()
     }
 
     #[inline(always)]
-    fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
-        self.whole.hash_block(acc, block);
+    fn lengths_and_tag(&mut self, acc: u128, lengths: &[u8; 16], mask: &[u8; 16]) -> [u8; 16] {
+        self.whole.lengths_and_tag(acc, lengths, mask)
     }
 }
 

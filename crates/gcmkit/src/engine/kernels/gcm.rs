@@ -5,7 +5,7 @@
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, Ctr};
-use super::ghash::{absorb_padded, hash_block, hash_update, load_block, mul_lanes};
+use super::ghash::{absorb_padded, gcm_tag, hash_block, hash_update, load_block, mul_lanes};
 use super::ghash::{Sums, Table};
 use super::{unrolled, xor_vectors, Hash};
 use crate::aes::RoundKeys;
@@ -191,8 +191,7 @@ fn finish_tag<V: Simd>(
         V::Block::from_u128(bc, table.h[next]),
         V::Block::from_u128(bc, table.kara[next]),
     );
-    // T = S xor E(K, Y0), on vectors as in `Whole::fused_end`, stored as one block.
-    sums.reduce().bswap().xor(mask).to_bytes()
+    gcm_tag(sums.reduce(), mask).to_bytes()
 }
 
 /// Whole AES-GCM of any length in one kernel call: GHASH of the AAD, the stitched
@@ -231,14 +230,31 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
 
     #[inline(always)]
     fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
-        self.data_and_mask_vector(acc, io, what).to_bytes()
+        let (cpu, bc) = (self.cpu, V::block_cpu(self.cpu));
+        // E(K, Y0) first: independent of the data, it overlaps it.
+        // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
+        let y = V::Block::load_halves(bc, self.y0.block);
+        let mut mask = [y];
+        aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
+        // The data's first counter, Y0 + 1, from Y0's register.
+        let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
+        let ks = keys::<V>(cpu, self.rk);
+        let pass = self.pass(&ks, c);
+        match what {
+            Hash::Input => stitched_from::<V, N, MAXW, true, true>(pass, acc, io),
+            Hash::Output => stitched_from::<V, N, MAXW, true, false>(pass, acc, io),
+        }
+        mask[0].to_bytes()
     }
 
+    /// On vectors to the tag's one store (the default's `u128` form stored it as two
+    /// halves). E(K, Y0) is reloaded whole from its one 16-byte store.
     #[inline(always)]
-    fn hash_block(&mut self, acc: &mut u128, block: &[u8; 16]) {
+    fn lengths_and_tag(&mut self, acc: u128, lengths: &[u8; 16], mask: &[u8; 16]) -> [u8; 16] {
         let bc = V::block_cpu(self.cpu);
-        let x = load_block::<V::Block>(bc, block, self.key.flavor);
-        *acc = hash_block(self.key, V::Block::from_u128(bc, *acc), x).to_u128();
+        let x = load_block::<V::Block>(bc, lengths, self.key.flavor);
+        let s = hash_block(self.key, V::Block::from_u128(bc, acc), x);
+        gcm_tag(s, V::Block::load(bc, mask)).to_bytes()
     }
 
     #[inline(always)]
@@ -254,41 +270,12 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
             Some(plan) if plan.ends_input::<V, N>(io.len()) => {
                 self.fused_end(*acc, io, what, plan, lengths)
             }
-            // `sequence::data_then_tag`'s steps, the tag kept in a vector to its one
-            // store (`Simd::to_bytes`).
-            _ => {
-                let mask = self.data_and_mask_vector(acc, io, what);
-                let bc = V::block_cpu(self.cpu);
-                let x = load_block::<V::Block>(bc, lengths, self.key.flavor);
-                let s = hash_block(self.key, V::Block::from_u128(bc, *acc), x);
-                // T = S xor E(K, Y0), as in `Whole::fused_end`.
-                s.bswap().xor(mask).to_bytes()
-            }
+            _ => sequence::data_then_tag(self, acc, io, what, lengths),
         }
     }
 }
 
 impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
-    /// The data from the counter after Y0, hashed into `acc`; returns E(K, Y0).
-    #[inline(always)]
-    fn data_and_mask_vector(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> V::Block {
-        let (cpu, bc) = (self.cpu, V::block_cpu(self.cpu));
-        // E(K, Y0) first: independent of the data, it overlaps it.
-        // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
-        let y = V::Block::load_halves(bc, self.y0.block);
-        let mut mask = [y];
-        aes_n(&keys::<V::Block>(bc, self.rk), &mut mask);
-        // The data's first counter, Y0 + 1, from Y0's register.
-        let c = Ctr::<V>::after(cpu, y, self.y0.kind, 1);
-        let ks = keys::<V>(cpu, self.rk);
-        let pass = self.pass(&ks, c);
-        match what {
-            Hash::Input => stitched_from::<V, N, MAXW, true, true>(pass, acc, io),
-            Hash::Output => stitched_from::<V, N, MAXW, true, false>(pass, acc, io),
-        }
-        mask[0]
-    }
-
     /// The stitched pass of the message's data from counter `c`, with the key's round-one
     /// table. (Its callers pass GHASH as a constant: `GHASH` true.)
     #[inline(always)]
@@ -340,9 +327,7 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
         // (The long-term key's broadcast round keys are not wiped: see `ctr::ctr_xor_io`.)
         let mut mask = [y0.pin()];
         aes_n(&ks.lane0(), &mut mask);
-        // T = S xor E(K, Y0): `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(),
-        // whose little-endian integer is bswap(S) xor le(E).
-        s.bswap().xor(mask[0]).to_bytes()
+        gcm_tag(s, mask[0]).to_bytes()
     }
 }
 

@@ -22,7 +22,7 @@
 
 use super::super::simd::Simd;
 use super::aes::middle_rounds;
-use super::ghash::Sums;
+use super::ghash::{gcm_tag, Sums};
 use crate::aes::RoundKeys;
 use crate::engine::Data;
 use crate::field::{HashKey, POWERS};
@@ -184,7 +184,6 @@ fn few<V: Simd, const B: usize, const DEC: bool>(
     for (i, x) in if DEC { &input } else { &out }.iter().enumerate() {
         mul_add(&mut sums, x.bswap(), h(B + 1 - i));
     }
-    // T = S xor E(K, Y0): `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(),
-    // whose little-endian integer is bswap(S) xor le(E): one shuffle and one XOR here.
-    sums.reduce_true_mid().bswap().xor(mask).to_u128()
+    // The tag in two registers (`ghash::gcm_tag`).
+    gcm_tag(sums.reduce_true_mid(), mask).to_u128()
 }

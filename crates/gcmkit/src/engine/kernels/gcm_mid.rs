@@ -28,7 +28,7 @@
 use super::super::simd::Simd;
 use super::aes::middle_rounds;
 use super::gcm_few::FEW_DATA;
-use super::ghash::{absorb_padded, Sums, Table};
+use super::ghash::{absorb_padded, gcm_tag, Sums, Table};
 use crate::aes::RoundKeys;
 use crate::engine::Data;
 use crate::field::{Flavor, HashKey, POWERS};
@@ -218,6 +218,5 @@ fn mid<V: Simd, const NV: usize, const DEC: bool>(
         mid: V::from_lane0(cpu, narrow.mid),
         hi: V::from_lane0(cpu, narrow.hi),
     });
-    // T = S xor E(K, Y0) as `gcm_few` forms it: bswap(S) xor le(E).
-    wide.reduce().bswap().xor(mask).to_u128()
+    gcm_tag(wide.reduce(), mask).to_u128()
 }

@@ -15,7 +15,7 @@
 
 use super::super::simd::Simd;
 use super::aes::middle_rounds;
-use super::ghash::Sums;
+use super::ghash::{gcm_tag, Sums};
 use crate::aes::RoundKeys;
 use crate::engine::{Block16, Data};
 use crate::field::{HashKey, POWERS};
@@ -152,7 +152,6 @@ fn one<V: Simd, const DEC: bool>(
             .xor3(c.clmul::<0x10>(h2), l.clmul::<0x10>(h1)),
         hi: c.clmul::<0x11>(h2),
     };
-    // T = S xor E(K, Y0): `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(),
-    // whose little-endian integer is bswap(S) xor le(E): one shuffle and one XOR here.
-    sums.reduce_true_mid().bswap().xor(mask).to_u128()
+    // The tag in two registers (`ghash::gcm_tag`).
+    gcm_tag(sums.reduce_true_mid(), mask).to_u128()
 }

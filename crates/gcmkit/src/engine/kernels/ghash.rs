@@ -451,3 +451,14 @@ fn hash_update_as<V: Simd, const MAXW: usize>(
     }
     *acc = a.to_u128();
 }
+
+/// AES-GCM's tag from the reduced GHASH value `s` (lane 0, in the form the kernels keep
+/// it) and E(K, Y0) (`mask`), as the vector whose little-endian bytes are the tag.
+/// `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(), whose little-endian
+/// integer is bswap(S) xor le(E): one shuffle and one XOR. A kernel returning the tag in
+/// memory stores it with `Simd::to_bytes` (one 16-byte store); one returning it in
+/// registers takes `to_u128`.
+#[inline(always)]
+pub(super) fn gcm_tag<B: Simd>(s: B, mask: B) -> B {
+    s.bswap().xor(mask)
+}

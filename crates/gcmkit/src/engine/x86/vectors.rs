@@ -120,11 +120,11 @@ impl Simd for Xmm {
     /// bound.)
     const SIV_TINY_BLOCKS: usize = 10;
     /// Eight (larger bounds were not measured on this type): on AMD Zen 3 (f25 m1), x
-    /// haberdashery `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B went from the
-    /// stitched kernel's 272-285 cycles to 207-234 encrypting and 251-252 to 162-165
-    /// decrypting, and at 96 and 100 B (from the general small kernel) decrypting 160-161
-    /// -> 146-147 and 193-194 -> 165 (docs/perf/cycles-amd-f25-m1.md). Measured only
-    /// there.
+    /// haberdashery `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B
+    /// went from the stitched kernel's 272-285 cycles to 207-234 encrypting and 251-252
+    /// to 162-165 decrypting, and at 96 and 100 B (from the general small kernel)
+    /// decrypting 160-161 -> 146-147 and 193-194 -> 165 (docs/perf/cycles-amd-f25-m1.md).
+    /// Measured only there.
     const GCM_MID_BLOCKS: usize = 8;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
