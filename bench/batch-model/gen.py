@@ -27,14 +27,18 @@ Variants take away one thing at a time (what it costs is the difference to `real
 - aes_only: the AES part alone (80 AES instructions, no hashing);
 - reg_powers, reg_prev, no_stores: real without one kind of memory access;
 - order_*: real with another interleaving of a round's AES and hashing instructions
-  (`na` AES instructions then `nh` hashing ones, hashing first with `lead`).
+  (`na` AES instructions then `nh` hashing ones, hashing first with `lead`);
+- pair_real / pair_deferred: two `real` batches an iteration; in pair_deferred the first
+  leaves its sums unreduced and the second adds its products to them (one reduction per
+  512 bytes, as a kernel would with the first batch's powers one batch higher). The
+  timer reports both per 256-byte batch.
 """
 
 KEYS, MASK, H, K, TAB, PREV, SRC = 0, 512, 1024, 1600, 2048, 4096, 4608
 
 
 def batch(mem_powers=True, mem_prev=True, stores=True, clmul_keep=1, aes_keep=1,
-          na=2, nh=2, lead=False):
+          na=2, nh=2, lead=False, carry_in=False, reduce=True):
     out = [f"vpxor ymm{i}, ymm15, ymmword ptr [rsi + {TAB + 32 * i}]" for i in range(8)]
     hashes = []
     for j in range(8):
@@ -44,12 +48,12 @@ def batch(mem_powers=True, mem_prev=True, stores=True, clmul_keep=1, aes_keep=1,
                   f"vpshufb ymm12, ymm12, ymmword ptr [rsi + {MASK}]"]
         else:
             h += ["vpshufb ymm12, ymm15, ymm15"]
-        if j == 0:
+        if j == 0 and not carry_in:
             h += ["vpxor ymm12, ymm12, ymm8"]
         h += ["vpshufd ymm13, ymm12, 0x4e", "vpxor ymm13, ymm13, ymm12"]
         def pw(off):
             return f"ymmword ptr [rsi + {H + 64 * j + off}]" if mem_powers else "ymm15"
-        if j == 0:
+        if j == 0 and not carry_in:
             h += [f"vpclmulqdq ymm9, ymm12, {pw(0)}, 0x00",
                   f"vpclmulqdq ymm11, ymm12, {pw(0)}, 0x11",
                   f"vpclmulqdq ymm10, ymm13, {pw(32)}, 0x00"]
@@ -75,11 +79,13 @@ def batch(mem_powers=True, mem_prev=True, stores=True, clmul_keep=1, aes_keep=1,
         out += merged
     out += aes_round(8)
     # Reduction: mid += lo + hi; m = mid + swap(lo) + lo*K; a = hi + swap(m) + m*K.
-    out += ["vpxor ymm10, ymm10, ymm9", "vpxor ymm10, ymm10, ymm11",
+    red = ["vpxor ymm10, ymm10, ymm9", "vpxor ymm10, ymm10, ymm11",
             f"vpclmulqdq ymm13, ymm9, ymmword ptr [rsi + {K}], 0x00",
             "vpshufd ymm14, ymm9, 0x4e", "vpxor ymm10, ymm10, ymm13", "vpxor ymm10, ymm10, ymm14",
             f"vpclmulqdq ymm13, ymm10, ymmword ptr [rsi + {K}], 0x00",
             "vpshufd ymm14, ymm10, 0x4e", "vpxor ymm8, ymm11, ymm13", "vpxor ymm8, ymm8, ymm14"]
+    if reduce:
+        out += red
     out.append(f"vmovdqa ymm15, ymmword ptr [rsi + {KEYS + 32 * 9}]")
     for i in range(8):
         out.append(f"vaesenclast ymm{i}, ymm{i}, ymm15")
@@ -126,6 +132,10 @@ VARIANTS = {
     "order_1_4L": batch(na=1, nh=4, lead=True),
     "order_3_4L": batch(na=3, nh=4, lead=True),
     "order_8_all": batch(na=8, nh=30, lead=True),
+    # Two batches an iteration, the first's sums carried unreduced into the second (its
+    # powers would be H^32..H^18): one reduction per 512 bytes.
+    "pair_real": batch() + batch(),
+    "pair_deferred": batch(reduce=False) + batch(carry_in=True),
 }
 
 if __name__ == "__main__":
