@@ -170,7 +170,7 @@ pub fn floor_model(ghz: f64, p: Option<crate::ports::Probe>) -> String {
         if aes_clmul_shared {
             "share ports (a mix costs the sum)"
         } else {
-            "have ports of their own"
+            "overlap in pairs (8 + 8 cost what the slower 8 do; the mix row below tests them together)"
         },
         if clmul_shuffle_shared {
             "share a port"
