@@ -3,10 +3,10 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+test: test-deps test-rust test-stack test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
@@ -20,6 +20,25 @@ test-rust:
 		print(*[m['executable'] for m in map(json.loads, sys.stdin) if m.get('executable') \
 		and m['target']['name'] == 'engines' and m['package_id'].find('gcmkit') >= 0])")
 	$(CARGO) test --workspace --doc --all-features
+
+## Every public AEAD call (AES-GCM 128/192/256 with 12- and 60-byte IVs and a short tag,
+## AES-GCM-SIV, XAES-256-GCM, DNDK-GCM, GCM-SIV (2015), GMAC, incremental GMAC, on-line
+## AES-GCM, Cobblestone) on a 256 KiB thread, on every engine this CPU has, built as a
+## user's program builds gcmkit: the dev profile (opt-level 0, about 10 s to build and
+## 10 s to run) and release (opt-level 3). The test profile's run (opt-level 2) is in
+## test-rust (crates/gcmkit-stack-check/tests).
+test-stack:
+	$(CARGO) run -q -p gcmkit-stack-check
+	$(CARGO) run -q --release -p gcmkit-stack-check
+
+## Machine code per engine and entry point in the release CLI, and the largest stack frame
+## per engine in release and debug (scripts/code-size.py; v0 symbol names, so that a
+## generic step compiled out of line names its vector type): docs/perf/code-size.md.
+CODE_SIZE_DIR = target/code-size
+code-size:
+	RUSTFLAGS='-C symbol-mangling-version=v0' CARGO_TARGET_DIR=$(CODE_SIZE_DIR) $(CARGO) build -q --release -p gcmkit-cli
+	RUSTFLAGS='-C symbol-mangling-version=v0' CARGO_TARGET_DIR=$(CODE_SIZE_DIR) $(CARGO) build -q -p gcmkit-cli
+	$(PYTHON) scripts/code-size.py $(CODE_SIZE_DIR)/release/gcmkit $(CODE_SIZE_DIR)/debug/gcmkit
 
 ## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
 ## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,

@@ -81,13 +81,13 @@ pub(crate) enum Hash {
 
 impl Hash {
     /// What GCM hashes: its ciphertext, the input when decrypting, else the output.
-    #[inline(always)]
+    #[cfg_attr(not(gcmkit_o0), inline(always))]
     pub(crate) fn gcm(decrypt: bool) -> Hash {
         Hash::from_input(decrypt)
     }
 
     /// `Input` when `input`, else `Output` (the stitched pass's `INPUT` constant).
-    #[inline(always)]
+    #[cfg_attr(not(gcmkit_o0), inline(always))]
     pub(crate) const fn from_input(input: bool) -> Hash {
         if input {
             Hash::Input
@@ -128,7 +128,7 @@ pub(super) use unrolled;
 /// least that many bytes). One match per call, outside the loop: the batch loops call it
 /// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks
 /// fold into the one slicing of the batch.
-#[inline(always)]
+#[cfg_attr(not(gcmkit_o0), inline(always))]
 pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
     let vb = 16 * V::LANES;
     match io {
