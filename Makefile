@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## Everything: dependencies, then every test suite.
 test: test-deps test-rust test-stack test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
@@ -195,6 +195,12 @@ bench:
 ## aws-lc-rs and ring, and the bulk floor model of this CPU: docs/perf/cycles-<cpu>.md (one file per CPU; docs/perf/cycles.md indexes them).
 bench-cycles:
 	cd bench && $(CARGO) run --release -- cycles ../docs/perf
+
+## Cold single calls (16 B to 16 KiB), the cipher evicted from L1i, the op cache and L2
+## before each (4 MiB of code and of data walked), gcmkit beside ring and aws-lc-rs, median
+## of 1501 calls: docs/perf/cold-<cpu>.md. About 3 minutes.
+bench-cold:
+	cd bench && $(CARGO) run --release -- cold ../docs/perf
 
 ## The avx2 stitched AES-128-GCM batch written out by hand in variants
 ## (bench/batch-model/gen.py): what its multiplies, shuffles and memory accesses cost on

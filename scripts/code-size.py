@@ -57,7 +57,7 @@ def frames(binary, funcs):
     objdump = ["objdump", "-d", "--no-show-raw-insn", binary]
     text = subprocess.run(objdump, capture_output=True, text=True, check=True).stdout
     by_start = {start: (size, name) for start, size, name in funcs}
-    cur, frame, seen = None, 0, 0
+    cur, frame, seen, probing = None, 0, 0, False
     for line in text.splitlines():
         m = re.match(r"^([0-9a-f]+) <", line)
         if m:
@@ -65,7 +65,7 @@ def frames(binary, funcs):
                 result[cur] = frame
             start = int(m.group(1), 16)
             cur = start if start in by_start else None
-            frame, seen = 0, 0
+            frame, seen, probing = 0, 0, False
             continue
         if cur is None:
             continue
@@ -74,8 +74,16 @@ def frames(binary, funcs):
             continue
         if re.search(r"\spush\s+%r", line):
             frame += 8
-        m = re.search(r"\ssub\s+\$0x([0-9a-f]+),%rsp", line)
+        # A large frame is probed page by page: `mov %rsp,%r11; sub $big,%r11`, then a
+        # loop of `sub $0x1000,%rsp` down to %r11 (counted by the `sub` on %r11, not the
+        # loop's), then the remainder with a plain `sub`.
+        m = re.search(r"\ssub\s+\$0x([0-9a-f]+),%r11", line)
         if m:
+            frame += int(m.group(1), 16)
+            probing = True
+            continue
+        m = re.search(r"\ssub\s+\$0x([0-9a-f]+),%rsp", line)
+        if m and not (probing and int(m.group(1), 16) == 0x1000):
             frame += int(m.group(1), 16)
     if cur is not None:
         result[cur] = frame

@@ -13,6 +13,7 @@
 //! core clock measured by a chain of dependent adds (this VM has no cycle counters).
 
 mod clock;
+mod cold;
 mod cycles;
 mod derived;
 mod paper;
@@ -80,6 +81,7 @@ fn main() {
         Some("derived") => Some(derived::run),
         Some("portable") => Some(soft::run),
         Some("cycles") => Some(cycles::run),
+        Some("cold") => Some(cold::run),
         _ => None,
     };
     if let Some(run) = report {

@@ -1,0 +1,202 @@
+//! `gcmkit-bench cold`: single calls with the cipher out of the caches, as a server sees
+//! them between records of many connections. Before each timed call the bench runs
+//! 4 MiB of code (a run of 15-byte NOPs in an executable mapping, ending in `ret`) and
+//! reads and writes 4 MiB of data, so that L1i, the op cache, L1d and L2 no longer hold
+//! the cipher's code, tables or keys (L3 may). Each figure is the median of `CALLS`
+//! single calls, ns, with the timer's own cost (the median of empty timings) subtracted.
+//! Every candidate of a row is timed in turn, call by call, so a slow period hits all;
+//! the whole table is measured `ROUNDS` times and each cell keeps its lowest median (on
+//! this shared VM one round's medians moved by up to 2x). Writes `cold-<cpu>.md`.
+
+use crate::peers::{self, Alg, Op};
+use gcmkit::Engine;
+use std::time::Instant;
+
+const SIZES: &[usize] = &[16, 64, 576, 1500, 16384];
+const CALLS: usize = 1501;
+const EVICT: usize = 4 << 20;
+const ROUNDS: usize = 3;
+
+/// A table row: algorithm, direction, size, the candidates' names and their medians.
+type Row = (Alg, Op, usize, Vec<String>, Vec<f64>);
+
+/// 4 MiB of NOPs ending in `ret`, executable: calling it walks that much code.
+struct CodeWalk {
+    ptr: *mut u8,
+    run: extern "C" fn(),
+}
+
+impl CodeWalk {
+    fn new() -> Self {
+        // SAFETY: an anonymous private mapping of EVICT bytes, written before it is made
+        // executable; the function pointer is taken to its start, which holds only NOPs
+        // and a final `ret` (a valid x86-64 function taking and returning nothing).
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                EVICT,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            assert!(p != libc::MAP_FAILED, "mmap for the code walk");
+            let p = p as *mut u8;
+            const NOP15: [u8; 15] = [
+                0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0,
+            ];
+            let n = (EVICT - 1) / 15;
+            for i in 0..n {
+                std::ptr::copy_nonoverlapping(NOP15.as_ptr(), p.add(15 * i), 15);
+            }
+            for i in 15 * n..EVICT - 1 {
+                *p.add(i) = 0x90;
+            }
+            *p.add(EVICT - 1) = 0xc3;
+            assert_eq!(
+                libc::mprotect(p.cast(), EVICT, libc::PROT_READ | libc::PROT_EXEC),
+                0
+            );
+            CodeWalk {
+                ptr: p,
+                run: std::mem::transmute::<*mut u8, extern "C" fn()>(p),
+            }
+        }
+    }
+}
+
+impl Drop for CodeWalk {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe { libc::munmap(self.ptr.cast(), EVICT) };
+    }
+}
+
+/// Runs the code walk and reads and writes every line of `data`.
+fn evict(code: &CodeWalk, data: &mut [u8], round: u8) {
+    #[cfg(target_arch = "x86_64")]
+    (code.run)();
+    let mut acc = 0u8;
+    for line in data.chunks_mut(64) {
+        acc ^= line[0];
+        line[0] = round;
+    }
+    std::hint::black_box(acc);
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+pub fn run(out_dir: &str, ghz: f64) {
+    let code = CodeWalk::new();
+    let mut data = vec![0u8; EVICT];
+    // The timer's own cost: empty timings, cold like the others.
+    let mut empty = Vec::with_capacity(CALLS);
+    for i in 0..CALLS {
+        evict(&code, &mut data, i as u8);
+        let t = Instant::now();
+        std::hint::black_box(());
+        empty.push(t.elapsed().as_nanos() as f64);
+    }
+    let timer = median(&mut empty);
+    let engine = Engine::best();
+    let mut md = String::from("# Cold single calls\n\n");
+    md.push_str(&format!(
+        "{}\n\nCommand: `make bench-cold` (`cd bench && cargo run --release -- cold ../docs/perf`). \
+         Before each timed call: 4 MiB of code run (NOPs) and 4 MiB of data read and written, so \
+         that L1i, the op cache, L1d and L2 no longer hold the cipher. Median of {CALLS} single \
+         calls per cell, ns, the lowest of {ROUNDS} rounds, the timer's own median ({timer:.0} ns) subtracted; the candidates of a \
+         row alternate call by call. gcmkit on the engine it selects here ({}); 12-byte nonce, no \
+         AAD, in place. The last column: gcmkit's time over the faster of ring and aws-lc-rs.\n\n",
+        crate::clock::machine_line(ghz),
+        engine.name()
+    ));
+    let algs = [
+        Alg::Aes128Gcm,
+        Alg::Aes256Gcm,
+        Alg::Aes128GcmSiv,
+        Alg::Aes256GcmSiv,
+    ];
+    let mut rows: Vec<Row> = Vec::new();
+    for round in 0..ROUNDS {
+        let mut i_row = 0;
+        for alg in algs {
+            for op in [Op::Encrypt, Op::Decrypt] {
+                for &size in SIZES {
+                    let mut cands = peers::candidates(alg, op, size, &[engine]);
+                    // Warm once (first-touch page faults, lazy set-up), then cold calls.
+                    for c in cands.iter_mut() {
+                        (c.run)();
+                    }
+                    let mut times = vec![Vec::with_capacity(CALLS); cands.len()];
+                    for i in 0..CALLS {
+                        for (c, t) in cands.iter_mut().zip(times.iter_mut()) {
+                            evict(&code, &mut data, i as u8);
+                            let start = Instant::now();
+                            (c.run)();
+                            t.push((start.elapsed().as_nanos() as f64 - timer).max(0.0));
+                        }
+                    }
+                    let med: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+                    let cells: Vec<String> = cands
+                        .iter()
+                        .zip(&med)
+                        .map(|(c, m)| format!("{}={m:.0}", c.name))
+                        .collect();
+                    eprintln!(
+                        "round {} {} {} {size}: {}",
+                        round + 1,
+                        alg.name(),
+                        op.name(),
+                        cells.join(" ")
+                    );
+                    if round == 0 {
+                        let names = cands.iter().map(|c| c.name.clone()).collect();
+                        rows.push((alg, op, size, names, med));
+                    } else {
+                        let best = &mut rows[i_row].4;
+                        for (b, m) in best.iter_mut().zip(&med) {
+                            *b = b.min(*m);
+                        }
+                    }
+                    i_row += 1;
+                }
+            }
+        }
+    }
+    let mut last: Option<(Alg, Op)> = None;
+    for (alg, op, size, names, med) in &rows {
+        if last != Some((*alg, *op)) {
+            md.push_str(&format!("\n## {} {}\n\n| size |", alg.name(), op.name()));
+            for n in names {
+                md.push_str(&format!(" {n} |"));
+            }
+            md.push_str(" gcmkit / best peer |\n|---|");
+            for _ in 0..=names.len() {
+                md.push_str("---|");
+            }
+            md.push('\n');
+            last = Some((*alg, *op));
+        }
+        let of = |pred: &dyn Fn(&str) -> bool| {
+            names
+                .iter()
+                .zip(med)
+                .filter(|(n, _)| pred(n))
+                .map(|(_, m)| *m)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let gcmkit = of(&|n| n.starts_with("gcmkit"));
+        let peer = of(&|n| n == "ring" || n == "aws-lc-rs");
+        md.push_str(&format!("| {size} B |"));
+        for m in med {
+            md.push_str(&format!(" {m:.0} |"));
+        }
+        md.push_str(&format!(" {:.2} |\n", gcmkit / peer));
+    }
+    let path = format!("{out_dir}/cold-{}.md", crate::clock::cpu_tag());
+    std::fs::write(&path, md).expect("write the cold report");
+    eprintln!("wrote {path}");
+}
