@@ -1,17 +1,49 @@
-# gcmkit: `make test` is the one test command (CI runs it through .ci/run).
+# gcmkit: `make test` is the fast tier a developer runs before committing; `make test-all`
+# is every leg, what CI runs (.ci/run). Both run their legs through scripts/run-legs.sh,
+# which times each and ends with a table of the legs' wall times.
 SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-all lint lint-rustls speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
-## Everything: dependencies, then every test suite.
-test: test-deps test-rust test-stack test-rustls test-aarch64 test-python test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
+## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
+TEST_LEGS = test-deps lint test-rust test-stack test-python speed-guard
+## Every leg: the fast tier, then aarch64 under qemu, the rustls provider, the OpenSSL
+## provider, the hardware model, ct-check, interop, fuzz smoke, publish and MSRV, no_std
+## and wasm.
+ALL_LEGS = $(TEST_LEGS) test-rustls test-aarch64 test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+
+test:
+	@MAKE='$(MAKE)' scripts/run-legs.sh $(TEST_LEGS)
+
+test-all:
+	@MAKE='$(MAKE)' scripts/run-legs.sh $(ALL_LEGS)
+
+## rustfmt (the workspace and the rustls provider's) and clippy with warnings as errors on
+## the workspace, every feature on (about 2 minutes from clean).
+lint:
+	$(CARGO) fmt --all -- --check
+	cd crates/gcmkit-rustls && $(CARGO) fmt -- --check
+	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
+
+## clippy on the rustls provider (a workspace of its own) with its aws-lc-rs feature: a long
+## C build, so not in the test legs (`make clippy` runs both).
+lint-rustls:
+	cd crates/gcmkit-rustls && $(CARGO) clippy --all-targets --all-features -- -D warnings
+
+## gcmkit's throughput as a ratio of its peers' in one process, under a minute: fails below
+## 0.5x (crates/gcmkit-speed-guard: AES-128-GCM one-shot, gathered and on-line against ring,
+## AES-256-GCM-SIV against RustCrypto, on every hardware engine). The Python suite's
+## test_speed_guard.py does the same for the Python API against pyca/cryptography.
+speed-guard:
+	$(CARGO) run -q --release -p gcmkit-speed-guard
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 
-test-rust:
+test-rust: test-deps
 	$(CARGO) test --workspace --all-targets --all-features
 	@# The engines suite's binary (test profile: opt-level 2 with debug assertions) links
 	@# every x86 kernel: no kernel reaches an intrinsic left as a call (under a second).
@@ -181,9 +213,7 @@ fmt:
 	$(CARGO) fmt --all
 	cd crates/gcmkit-rustls && $(CARGO) fmt
 
-clippy:
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	cd crates/gcmkit-rustls && $(CARGO) clippy --all-targets --all-features -- -D warnings
+clippy: lint lint-rustls
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
 bench:
@@ -252,8 +282,13 @@ paper-tables:
 ct-check:
 	assurance/ct/run.sh
 
+## This checkout's wheel, built and installed into $(PYTHON) (for the legs that import
+## gcmkit outside the test venv).
+python-wheel-installed: test-deps wheel-native
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(NATIVE_WHEEL)
+
 ## gcmkit against Go, Java, Node (AES-GCM) and pyca/cryptography (AES-GCM-SIV), both ways.
-interop: test-python
+interop: python-wheel-installed
 	$(PYTHON) interop/run.py
 
 ## Fuzz targets for a fixed time each (stable Rust runner; corpora in fuzz/corpus/).
