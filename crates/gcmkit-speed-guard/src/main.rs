@@ -26,6 +26,9 @@ const ROUNDS: usize = 15;
 const FLOOR: f64 = 0.5;
 const SIZES: [usize; 2] = [1500, 16384];
 
+/// A peer's call on a buffer of the given size, made ready.
+type PeerCall = fn(usize) -> Box<dyn FnMut()>;
+
 /// Calls per round: about 0.5 ms of work per side at 1 GB/s.
 fn calls(size: usize) -> usize {
     (512 * 1024 / size).max(8)
@@ -98,7 +101,7 @@ fn main() {
     let best = Engine::best();
     for engine in Engine::supported().filter(|e| *e != Engine::Portable) {
         // The AES-GCM peer of this engine's class (see the module's doc).
-        let (gcm_peer, peer_gcm): (&str, fn(usize) -> Box<dyn FnMut()>) = if engine == best {
+        let (gcm_peer, peer_gcm): (&str, PeerCall) = if engine == best {
             ("ring", |n| Box::new(ring_seal(n)))
         } else {
             ("RustCrypto aes-gcm", |n| Box::new(rustcrypto_gcm(n)))
