@@ -21,6 +21,27 @@ fn check_size(f: &Path) -> Result<(), String> {
     }
 }
 
+/// The file's text, read through a cap of [`MAX_FILE`] + 1 bytes whatever it is: the
+/// metadata's size is 0 for a FIFO, a process substitution or a device, so
+/// [`check_size`] passes them and only the read can tell (`/dev/zero` was read until
+/// memory ran out).
+fn read_capped(f: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(f).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(format!(
+            "more than {} MiB; vector files are read whole and may be at most {} MiB",
+            MAX_FILE >> 20,
+            MAX_FILE >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("cannot read: not UTF-8 text ({e})"))
+}
+
 /// Runs every file. Exit code 0, 1 (a vector failed) or 2 (a file could not be read or
 /// understood, or the engine is unavailable).
 pub fn run(files: &[PathBuf], verbose: bool) -> u8 {
@@ -33,7 +54,10 @@ pub fn run(files: &[PathBuf], verbose: bool) -> u8 {
     };
     let (mut passed, mut failed, mut broken) = (0, 0, 0);
     for f in files {
-        match check_size(f).and_then(|()| gcmkit_vectors::run_file(f, engine)) {
+        let report = check_size(f)
+            .and_then(|()| read_capped(f))
+            .and_then(|text| gcmkit_vectors::run_json(&text, engine));
+        match report {
             Ok(r) => {
                 for (id, why) in r
                     .failures

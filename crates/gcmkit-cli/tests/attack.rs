@@ -5,7 +5,7 @@
 
 mod common;
 use common::{data, gcmkit, interrupted_encrypt, names, run, sh, stderr};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -353,6 +353,37 @@ fn the_smaller_findings() {
     let o = run(&["vectors", "huge.json"], &d);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("at most 64 MiB"), "{}", stderr(&o));
+
+    // The same cap for a source whose size the metadata does not give (a pipe here; a FIFO,
+    // `<(...)` or `/dev/zero` alike): read up to the cap plus one byte, then refused, the
+    // file named (hostile input round four, finding 4: 300 MiB from a FIFO were read whole).
+    let mut child = gcmkit()
+        .args(["vectors", "/dev/stdin"])
+        .current_dir(&d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 1 << 20];
+        let mut written = 0u64;
+        // 100 MiB, or until the reader stops (a broken pipe ends the loop).
+        while written < 100 << 20 && stdin.write_all(&chunk).is_ok() {
+            written += chunk.len() as u64;
+        }
+        written
+    });
+    let o = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("more than 64 MiB"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/stdin"), "{}", stderr(&o));
+    assert!(
+        written < 100 << 20,
+        "the whole pipe was read: {written} bytes"
+    );
 }
 
 /// Finding 9: the output's parent directory swapped mid-run leaves no temporary file (the
