@@ -78,10 +78,15 @@ pub(crate) fn to_core(e: std::io::Error) -> Error {
     }
 }
 
+/// Most bytes one [`ChunkedReader::read_some`] returns: a larger request is cut to it (as
+/// a raw read may be), so that no size a caller names makes an allocation the process
+/// cannot survive. Large enough that a read of it costs its copy, not the call.
+const READ_MAX: usize = 64 << 20;
+
 #[pymethods]
 impl ChunkedReader {
-    /// Up to `size` verified bytes (fewer only at the end of the stream or before a chunk
-    /// that fails, whose error the next call raises).
+    /// Up to `size` verified bytes, at most [`READ_MAX`] (fewer also at the end of the
+    /// stream or before a chunk that fails, whose error the next call raises).
     fn read_some(&mut self, py: Python<'_>, size: usize) -> PyResult<Py<PyBytes>> {
         use std::io::Read;
         if let Some(e) = self.pending.take() {
@@ -91,7 +96,14 @@ impl ChunkedReader {
             .inner
             .as_mut()
             .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
-        let mut out = vec![0u8; size];
+        // At most READ_MAX per call (a raw read may return fewer bytes than asked), and
+        // that allocation fallible: `vec![0; 2**62]` aborted the interpreter.
+        let size = size.min(READ_MAX);
+        let mut out = Vec::new();
+        out.try_reserve_exact(size).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err("cannot allocate the read buffer")
+        })?;
+        out.resize(size, 0);
         let (n, err) = py.detach(|| {
             let mut n = 0;
             while n < size {

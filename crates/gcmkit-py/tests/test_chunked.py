@@ -210,3 +210,25 @@ def test_threads_writing_one_destination_never_mix(tmp_path):
         got = chunked.decrypt(key, dst.read_bytes())
         assert got in (src[0].read_bytes(), src[1].read_bytes()), f"trial {trial}: mixed output"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dst", "src0", "src1"]
+
+
+def test_a_huge_raw_read_neither_aborts_nor_allocates_it(tmp_path):
+    """Hostile input round four, finding 6: the reader's raw `read_some(2**62)` ended the
+    interpreter with SIGABRT (an infallible allocation of the whole size). It runs in a
+    child, so that an abort fails this test instead of ending the suite."""
+    import subprocess
+    import sys
+
+    key = bytes(16)
+    data = os.urandom(40000)
+    (tmp_path / "f").write_bytes(chunked.encrypt(key, data))
+    code = (
+        "import sys; from gcmkit import chunked\n"
+        "r = chunked.open(sys.argv[1], 'rb', bytes(16))\n"
+        "got = r.raw._inner.read_some(2**62)\n"
+        "sys.stdout.write(got.hex())\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code, str(tmp_path / "f")], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    assert bytes.fromhex(p.stdout.decode()) == data
+
