@@ -13,7 +13,7 @@
 //!
 //! Entry syntax: `[method] fn entry(arg: Type, ...) -> Ret = kernel, portable { arm };`
 //! Attributes before the brackets go on the method, the entry point and its safe call
-//! alike; attributes inside the brackets (`[method #[cfg_attr(not(gcmkit_o0), inline(always))]]`) on the `Kernels`
+//! alike; attributes inside the brackets (`[method #[inline(always)]]`) on the `Kernels`
 //! method only (an entry point with `#[target_feature]` cannot be `inline(always)`).
 //! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch)
 //! and `MAXW` (blocks per GHASH reduction), which each entry-point module defines. An
@@ -161,10 +161,10 @@ pub(crate) use kernel_list;
 /// The methods of [`super::Kernels`] from [`kernel_list!`]: each runs its portable arm, or
 /// the engine's entry point with the engine's token (`dispatch!`, in `engine`). No inline
 /// attribute, as the hand-written methods had none: with `#[inline]` or
-/// `#[cfg_attr(not(gcmkit_o0), inline(always))]` the callers grew and the compiler stopped inlining `GcmKey::y0`
+/// `#[inline(always)]` the callers grew and the compiler stopped inlining `GcmKey::y0`
 /// into them, whose `Result` then came back through memory (AES-128-GCM at 16 B: 172-183
 /// cycles against 83-88; docs/perf/refactor-26.md). An entry may still ask for one on its
-/// method alone (`[method #[cfg_attr(not(gcmkit_o0), inline(always))]]`), where a per-message path needs it.
+/// method alone (`[method #[inline(always)]]`), where a per-message path needs it.
 macro_rules! kernel_methods {
     ($(
         $(#[$m:meta])*

@@ -41,7 +41,7 @@ pub(crate) trait GcmSteps {
     /// `u128` form leaves the tag as two 8-byte stores, which a caller's 16-byte reload
     /// cannot forward from.
     ///
-    /// The defaults here are `#[cfg_attr(not(gcmkit_o0), inline(always))]` like every kernel step: a default
+    /// The defaults here are `#[inline(always)]` like every kernel step: a default
     /// method compiled out of line is compiled without the kernel's target features, so
     /// its SIMD intrinsics become calls (`data_and_tag`'s default, which
     /// `gather::gcm_seal_parts` used, made `AesGcm::encrypt_parts_into` 70x slower

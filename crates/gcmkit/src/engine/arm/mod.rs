@@ -11,7 +11,7 @@
 //! hold the 8 states and the 11-15 round keys; docs/perf/armv8.md counts the loads and
 //! stores per block).
 
-// The NEON/AES intrinsics are `#[cfg_attr(not(gcmkit_o0), inline(always))]` with their own target features, which
+// The NEON/AES intrinsics are `#[inline(always)]` with their own target features, which
 // the trait methods wrapping them cannot carry (`target_feature` and `inline(always)`
 // do not combine on stable). The wrappers inline into the engine's entry points, which
 // have the features, and LLVM then inlines the intrinsics: the disassembly of the entry

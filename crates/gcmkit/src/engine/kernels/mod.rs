@@ -4,6 +4,11 @@
 //! implements `Simd`, and [`entry_points!`] instantiates these generic functions inside
 //! `#[target_feature]` functions with that backend's feature table, where they inline.
 //!
+//! Every step is `#[inline(always)]` in optimized builds only: unoptimized (`cfg(gcmkit_o0)`,
+//! set by the crate's build script at opt-level 0), the steps are ordinary functions, so
+//! that a debug build's entry points do not hold a stack slot for every local of their
+//! whole kernel tree (megabytes; docs/perf/code-size.md).
+//!
 //! The kernels are safe code: a vector can only be made from its backend's detection
 //! token (`Simd::Cpu`), which each kernel takes as its first argument, and data moves
 //! through slices (`Data`, `Simd::load`/`store`). The only `unsafe` here is in
