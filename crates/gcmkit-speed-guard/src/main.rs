@@ -18,7 +18,7 @@
 //! the narrower engines race RustCrypto's `aes-gcm`, whose AES-NI + PCLMULQDQ code is of
 //! their own class (against ring's VAES code the aesni engine runs at 0.45-0.6x on Zen 5
 //! by design). AES-256-GCM-SIV races RustCrypto's `aes-gcm-siv` on every engine (ring has
-//! none; aws-lc-rs is not built in the fast tier). About 15 s.
+//! none; aws-lc-rs is not built in the fast tier). About a second once built.
 
 use gcmkit::{AeadMode, AesGcm, AesGcmSiv, Engine};
 use std::time::Instant;
