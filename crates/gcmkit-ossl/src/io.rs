@@ -44,6 +44,14 @@ impl<'a> Data<'a> {
         core::ptr::eq(self.out.cast_const(), self.input)
     }
 
+    /// [`Self::into_buf`] if the data is at most `max` bytes, else None before any byte
+    /// is read or written: a cipher's length limit checked ahead of the copy (a direct
+    /// caller of the dispatch table claiming 2^36 + 16 bytes with `in != out` had them
+    /// copied first: hostile input round four, finding 3).
+    pub fn into_buf_at_most(self, max: u64) -> Option<&'a mut [u8]> {
+        (self.len as u64 <= max).then(|| self.into_buf())
+    }
+
     /// The output buffer holding the input, ready to be transformed in place.
     pub fn into_buf(self) -> &'a mut [u8] {
         if self.len == 0 {
@@ -58,3 +66,22 @@ impl<'a> Data<'a> {
         unsafe { core::slice::from_raw_parts_mut(self.out, self.len) }
     }
 }
+
+/// Test support: `update` (a context's update, keyed and ready) refuses an out-of-place
+/// claim of 2^36 + 16 bytes over 32-byte buffers without touching them, and takes an
+/// honest 32-byte update (so that a refusal for any other reason cannot pass the test).
+#[cfg(test)]
+pub(crate) fn refuses_oversized_claim(mut update: impl FnMut(Io<'_>, usize) -> bool) {
+    let input = [7u8; 32];
+    let mut out = [0u8; 32];
+    let claim = (1usize << 36) + 16;
+    // SAFETY: deliberately not: the claim exceeds both buffers, as a hostile caller of the
+    // dispatch table would pass; the update must refuse it from the length alone.
+    let io = Io::Data(unsafe { Data::new(out.as_mut_ptr(), input.as_ptr(), claim) });
+    assert!(!update(io, claim), "an oversized claim was accepted");
+    assert_eq!(out, [0u8; 32], "an oversized claim touched the output");
+    // SAFETY: both buffers hold the 32 bytes claimed, for the call.
+    let io = Io::Data(unsafe { Data::new(out.as_mut_ptr(), input.as_ptr(), 32) });
+    assert!(update(io, 32), "an honest 32-byte update was refused");
+}
+
