@@ -9,35 +9,31 @@ use std::path::{Path, PathBuf};
 /// in memory; the largest published file this runs (Wycheproof's) is under 2 MB.
 pub const MAX_FILE: u64 = 64 << 20;
 
-/// Refuses a file over [`MAX_FILE`] before reading it.
-fn check_size(f: &Path) -> Result<(), String> {
-    match std::fs::metadata(f) {
-        Ok(m) if m.len() > MAX_FILE => Err(format!(
-            "{} bytes; vector files are read whole and may be at most {} MiB",
-            m.len(),
-            MAX_FILE >> 20
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The file's text, read through a cap of [`MAX_FILE`] + 1 bytes whatever it is: the
-/// metadata's size is 0 for a FIFO, a process substitution or a device, so
-/// [`check_size`] passes them and only the read can tell (`/dev/zero` was read until
-/// memory ran out).
+/// The file's text, opened once: a regular file over [`MAX_FILE`] (by the open file's
+/// metadata) is refused before a byte is read, and any source, whose size the metadata
+/// may not give (0 for a FIFO, a process substitution or a device: `/dev/zero` was read
+/// until memory ran out), is read through a cap of [`MAX_FILE`] + 1 bytes and refused
+/// past it.
 fn read_capped(f: &Path) -> Result<String, String> {
     use std::io::Read;
+    let cap = |what: String| {
+        format!(
+            "{what}; vector files are read whole and may be at most {} MiB",
+            MAX_FILE >> 20
+        )
+    };
     let file = std::fs::File::open(f).map_err(|e| format!("cannot read: {e}"))?;
+    if let Ok(m) = file.metadata() {
+        if m.len() > MAX_FILE {
+            return Err(cap(format!("{} bytes", m.len())));
+        }
+    }
     let mut bytes = Vec::new();
     file.take(MAX_FILE + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_FILE {
-        return Err(format!(
-            "more than {} MiB; vector files are read whole and may be at most {} MiB",
-            MAX_FILE >> 20,
-            MAX_FILE >> 20
-        ));
+        return Err(cap(format!("more than {} MiB", MAX_FILE >> 20)));
     }
     String::from_utf8(bytes).map_err(|e| format!("cannot read: not UTF-8 text ({e})"))
 }
@@ -54,9 +50,7 @@ pub fn run(files: &[PathBuf], verbose: bool) -> u8 {
     };
     let (mut passed, mut failed, mut broken) = (0, 0, 0);
     for f in files {
-        let report = check_size(f)
-            .and_then(|()| read_capped(f))
-            .and_then(|text| gcmkit_vectors::run_json(&text, engine));
+        let report = read_capped(f).and_then(|text| gcmkit_vectors::run_json(&text, engine));
         match report {
             Ok(r) => {
                 for (id, why) in r

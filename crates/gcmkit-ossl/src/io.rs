@@ -84,4 +84,3 @@ pub(crate) fn refuses_oversized_claim(mut update: impl FnMut(Io<'_>, usize) -> b
     let io = Io::Data(unsafe { Data::new(out.as_mut_ptr(), input.as_ptr(), 32) });
     assert!(update(io, 32), "an honest 32-byte update was refused");
 }
-
