@@ -96,9 +96,17 @@ impl ChunkedReader {
             .inner
             .as_mut()
             .ok_or_else(|| PyValueError::new_err("I/O operation on closed file."))?;
-        // At most READ_MAX per call (a raw read may return fewer bytes than asked), and
-        // that allocation fallible: `vec![0; 2**62]` aborted the interpreter.
-        let size = size.min(READ_MAX);
+        // At most what is left of the plaintext and READ_MAX per call (a raw read may
+        // return fewer bytes than asked), and that allocation fallible: `vec![0; 2**62]`
+        // aborted the interpreter. Cut to what is left, a large read of a short file
+        // neither reserves nor zero-fills the rest of its buffer.
+        use std::io::Seek;
+        let left = d
+            .plaintext_len()
+            .saturating_sub(d.stream_position().unwrap_or(0));
+        let size = size
+            .min(READ_MAX)
+            .min(usize::try_from(left).unwrap_or(usize::MAX));
         let mut out = Vec::new();
         out.try_reserve_exact(size).map_err(|_| {
             pyo3::exceptions::PyMemoryError::new_err("cannot allocate the read buffer")
