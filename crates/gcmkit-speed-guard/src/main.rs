@@ -5,7 +5,8 @@
 //! call against the peer's same call on the same bytes in `ROUNDS` alternated rounds of
 //! `CALLS` calls each and takes the median of the rounds' ratios (gcmkit's throughput over
 //! the peer's). A check fails below `FLOOR` (0.5): a 2x regression fails, noise does not
-//! (on the machines met, gcmkit's ratios are 0.7-5x: docs/perf/cycles.md). A kernel step
+//! (on Zen 5, f26 m2, `make speed-guard` gave 0.91-2.21x ring on avx512 and
+//! 1.29-5.05x RustCrypto). A kernel step
 //! compiled without its target features, the 70x slowdown of 56b812f..699da11
 //! (docs/perf/rustls.md), fails every check of its path.
 //!
@@ -16,7 +17,7 @@
 //! AES-256-GCM-SIV in place. The engine gcmkit selects races ring's
 //! `seal_in_place_separate_tag` for AES-GCM (ring picks this CPU's widest AES code too);
 //! the narrower engines race RustCrypto's `aes-gcm`, whose AES-NI + PCLMULQDQ code is of
-//! their own class (against ring's VAES code the aesni engine runs at 0.45-0.6x on Zen 5
+//! their own class (against ring's VAES code the aesni engine ran at 0.45-0.58x on Zen 5,
 //! by design). AES-256-GCM-SIV races RustCrypto's `aes-gcm-siv` on every engine (ring has
 //! none; aws-lc-rs is not built in the fast tier). About a second once built.
 
@@ -72,28 +73,29 @@ fn ring_seal(size: usize) -> impl FnMut() {
     }
 }
 
-fn rustcrypto_gcm(size: usize) -> impl FnMut() {
-    use aes_gcm::aead::{AeadInOut, KeyInit};
-    let c = aes_gcm::Aes128Gcm::new(&[7u8; 16].into());
+/// A RustCrypto AEAD's (aead 0.6) in-place encryption of `size` bytes under a fixed
+/// nonce, with the key `key`.
+fn rustcrypto<C: aes_gcm::aead::AeadInOut + aes_gcm::aead::KeyInit>(
+    key: &[u8],
+    size: usize,
+) -> impl FnMut() {
+    let c = C::new_from_slice(key).unwrap();
+    let nonce = aes_gcm::aead::Nonce::<C>::try_from(&[3u8; 12][..]).unwrap();
     let mut buf = vec![1u8; size];
     move || {
         let tag = c
-            .encrypt_inout_detached(&[3u8; 12].into(), b"", buf.as_mut_slice().into())
+            .encrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into())
             .unwrap();
         let _ = std::hint::black_box(tag);
     }
 }
 
+fn rustcrypto_gcm(size: usize) -> impl FnMut() {
+    rustcrypto::<aes_gcm::Aes128Gcm>(&[7u8; 16], size)
+}
+
 fn rustcrypto_siv(size: usize) -> impl FnMut() {
-    use aes_gcm_siv::aead::{AeadInOut, KeyInit};
-    let c = aes_gcm_siv::Aes256GcmSiv::new(&[7u8; 32].into());
-    let mut buf = vec![1u8; size];
-    move || {
-        let tag = c
-            .encrypt_inout_detached(&[3u8; 12].into(), b"", buf.as_mut_slice().into())
-            .unwrap();
-        let _ = std::hint::black_box(tag);
-    }
+    rustcrypto::<aes_gcm_siv::Aes256GcmSiv>(&[7u8; 32], size)
 }
 
 fn main() {
@@ -150,9 +152,9 @@ fn main() {
                 peer_gcm(size),
             );
             report("AES-128-GCM encrypt_parts_into", gcm_peer, gathered);
-            // The on-line path in two updates: at 1500 B its per-update cost puts it at
-            // 0.6-0.9x ring on the machines met, too near the floor for a guard; at 16 KiB
-            // it runs at 1-2x.
+            // The on-line path in two updates: at 1500 B its per-update cost put it at
+            // 0.63x ring (avx2) and 0.91x (avx512) on Zen 5, too near the floor for a
+            // guard; at 16 KiB 1.06x and 1.96x.
             if size >= 16384 {
                 let mut buf = vec![1u8; size];
                 let online = race(
