@@ -2,9 +2,9 @@
 against pyca/cryptography's (OpenSSL), in one process, interleaved.
 
 Not a timing: the median over alternated rounds of the ratio of the two throughputs, so the
-machine's speed and its neighbours cancel out. A check fails below 0.5x pyca (gcmkit's
-Python calls run at 1.9-2.4x pyca's on the machines met, docs/perf/python.md): a 2x
-regression fails, noise does not. About 2 s."""
+machine's speed and its neighbours cancel out. A check fails below 0.5x pyca: a 2x
+regression fails, noise does not (on Zen 5, f26 m2, this test printed 2.29x and 1.60x for
+AESGCM at 1500 B and 16 KiB, 13x and 30x for AESGCMSIV). Under a second."""
 import time
 
 import pytest
