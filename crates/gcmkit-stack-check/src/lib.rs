@@ -7,6 +7,10 @@
 //! (opt-level 0) and the release profile (opt-level 3); `tests/stack.rs` runs it in the
 //! workspace's test profile (opt-level 2).
 //!
+//! Besides each call's round trip, the engines must agree: each child prints a digest of
+//! every ciphertext, and [`run_every_engine`] fails when two engines differ; AES-GCM's
+//! Test Case 2 is checked as a known answer on each.
+//!
 //! The engine is the one `GCMKIT_ENGINE` names (read once per process), so that the
 //! chunked functions, which take no engine, run on it too: [`run_every_engine`] starts
 //! this program once per engine the CPU has.
@@ -31,7 +35,12 @@ fn fail(what: &str, e: impl core::fmt::Debug) -> String {
 /// Every `AeadMode` call of `mode` with nonce `nonce` at every length of [`LENGTHS`], with
 /// and without AAD: the round trip of each form, the forms against each other, and a
 /// flipped tag refused with the output zeroed.
-fn aead_calls(name: &str, mode: &impl AeadMode, nonce: &[u8]) -> Result<(), String> {
+fn aead_calls(
+    name: &str,
+    mode: &impl AeadMode,
+    nonce: &[u8],
+    digest: &mut Digest,
+) -> Result<(), String> {
     let tag_len = mode.tag_len();
     for &len in &LENGTHS {
         for aad in [&b""[..], AAD] {
@@ -40,6 +49,7 @@ fn aead_calls(name: &str, mode: &impl AeadMode, nonce: &[u8]) -> Result<(), Stri
             let ct = mode
                 .encrypt(nonce, &pt, aad)
                 .map_err(|e| fail(&at("encrypt"), e))?;
+            digest.add(&ct);
             let back = mode
                 .decrypt(nonce, &ct, aad)
                 .map_err(|e| fail(&at("decrypt"), e))?;
@@ -171,16 +181,55 @@ fn chunked_calls() -> Result<(), String> {
     Ok(())
 }
 
-/// Every check, on the engine this process selected (`GCMKIT_ENGINE`).
-pub fn every_call() -> Result<(), String> {
+/// FNV-1a over every ciphertext of the AEAD calls: the engines of one CPU must agree on
+/// it (`run_every_engine`), so the round trips are also checked against each other.
+#[derive(Default)]
+struct Digest(u64);
+
+impl Digest {
+    fn add(&mut self, bytes: &[u8]) {
+        if self.0 == 0 {
+            self.0 = 0xcbf2_9ce4_8422_2325;
+        }
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+/// The GCM spec's Test Case 2 (AES-128, zero key and IV, one zero block), a known answer
+/// on the engine selected.
+fn known_answer() -> Result<(), String> {
+    let ct = AesGcm::new(&[0u8; 16])
+        .and_then(|g| g.encrypt(&[0u8; 12], &[0u8; 16], b""))
+        .map_err(|e| fail("AES-GCM Test Case 2", e))?;
+    let want = "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf";
+    let got: String = ct.iter().map(|b| format!("{b:02x}")).collect();
+    if got != want {
+        return Err(format!("AES-GCM Test Case 2: {got}, expected {want}"));
+    }
+    Ok(())
+}
+
+/// Every check, on the engine this process selected (`GCMKIT_ENGINE`); returns the digest
+/// of its AEAD calls' ciphertexts.
+pub fn every_call() -> Result<u64, String> {
+    known_answer()?;
+    let mut digest = Digest::default();
     for key in [&[1u8; 16][..], &[2u8; 24][..], &[3u8; 32][..]] {
         let gcm = AesGcm::new(key).map_err(|e| fail("AesGcm::new", e))?;
-        aead_calls(&format!("AES-{}-GCM", 8 * key.len()), &gcm, &[7u8; 12])?;
+        aead_calls(
+            &format!("AES-{}-GCM", 8 * key.len()),
+            &gcm,
+            &[7u8; 12],
+            &mut digest,
+        )?;
         // An IV of another length takes GHASH's path to Y0.
         aead_calls(
             &format!("AES-{}-GCM, 60-byte IV", 8 * key.len()),
             &gcm,
             &[8u8; 60],
+            &mut digest,
         )?;
         let short = AesGcm::new(key)
             .and_then(|g| g.with_tag_len(12))
@@ -189,31 +238,38 @@ pub fn every_call() -> Result<(), String> {
             &format!("AES-{}-GCM, 12-byte tag", 8 * key.len()),
             &short,
             &[7u8; 12],
+            &mut digest,
         )?;
     }
     for key in [&[1u8; 16][..], &[3u8; 32][..]] {
         let siv = AesGcmSiv::new(key).map_err(|e| fail("AesGcmSiv::new", e))?;
-        aead_calls(&format!("AES-{}-GCM-SIV", 8 * key.len()), &siv, &[7u8; 12])?;
+        aead_calls(
+            &format!("AES-{}-GCM-SIV", 8 * key.len()),
+            &siv,
+            &[7u8; 12],
+            &mut digest,
+        )?;
     }
     let xaes = XAes256Gcm::new(&[4u8; 32]).map_err(|e| fail("XAes256Gcm::new", e))?;
-    aead_calls("XAES-256-GCM", &xaes, &[5u8; 24])?;
+    aead_calls("XAES-256-GCM", &xaes, &[5u8; 24], &mut digest)?;
     let dndk = DndkGcm::new(&[4u8; 32]).map_err(|e| fail("DndkGcm::new", e))?;
-    aead_calls("DNDK-GCM", &dndk, &[5u8; 24])?;
+    aead_calls("DNDK-GCM", &dndk, &[5u8; 24], &mut digest)?;
     let dndk = dndk.with_key_commitment();
-    aead_calls("DNDK-GCM committing", &dndk, &[5u8; 24])?;
+    aead_calls("DNDK-GCM committing", &dndk, &[5u8; 24], &mut digest)?;
     let two =
         GcmSiv2015::two_key(&[1u8; 16], &[2u8; 16]).map_err(|e| fail("GcmSiv2015::two_key", e))?;
-    aead_calls("GCM-SIV (2015) two-key", &two, &[7u8; 12])?;
+    aead_calls("GCM-SIV (2015) two-key", &two, &[7u8; 12], &mut digest)?;
     let one = GcmSiv2015::one_key(&[1u8; 16]).map_err(|e| fail("GcmSiv2015::one_key", e))?;
-    aead_calls("GCM-SIV (2015) one-key", &one, &[7u8; 12])?;
+    aead_calls("GCM-SIV (2015) one-key", &one, &[7u8; 12], &mut digest)?;
     mac_and_online_calls()?;
-    chunked_calls()
+    chunked_calls()?;
+    Ok(digest.0)
 }
 
 /// [`every_call`] on a thread of [`STACK`] bytes (or `GCMKIT_STACK_KIB` KiB, for measuring
 /// what a build needs): an overflow aborts the process (Rust's guard page), which the
 /// parent of [`run_every_engine`] sees as a signal.
-pub fn every_call_on_small_stack() -> Result<(), String> {
+pub fn every_call_on_small_stack() -> Result<u64, String> {
     let kib = std::env::var("GCMKIT_STACK_KIB")
         .ok()
         .and_then(|v| v.parse::<usize>().ok());
@@ -229,6 +285,7 @@ pub fn every_call_on_small_stack() -> Result<(), String> {
 /// set) once per engine this CPU supports; returns the engines checked.
 pub fn run_every_engine(exe: &std::path::Path) -> Result<Vec<&'static str>, String> {
     let mut done = Vec::new();
+    let mut digest: Option<String> = None;
     for engine in Engine::supported() {
         let out = std::process::Command::new(exe)
             .env("GCMKIT_ENGINE", engine.name())
@@ -242,6 +299,19 @@ pub fn run_every_engine(exe: &std::path::Path) -> Result<Vec<&'static str>, Stri
                 "a signal here is a stack overflow: the thread has 256 KiB",
                 String::from_utf8_lossy(&out.stderr)
             ));
+        }
+        let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        match (&digest, line.strip_prefix("digest ")) {
+            (_, None) => return Err(format!("engine {}: no digest printed", engine.name())),
+            (None, Some(d)) => digest = Some(d.to_string()),
+            (Some(first), Some(d)) if first != d => {
+                return Err(format!(
+                    "engine {}: ciphertext digest {d}, engine {}'s {first}: the engines disagree",
+                    engine.name(),
+                    done[0]
+                ))
+            }
+            _ => {}
         }
         done.push(engine.name());
     }
