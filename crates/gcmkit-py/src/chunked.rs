@@ -3,6 +3,7 @@
 
 use crate::buffers::{bytes_like, maybe_detach, opt_bytes};
 use crate::errors::{chunk_err, os_err};
+use crate::signals::{self, Interruptible};
 use gcmkit::fs::{Output, Overwrite};
 use gcmkit::Error;
 use pyo3::exceptions::PyValueError;
@@ -58,11 +59,16 @@ pub(crate) fn chunked_decrypt(
 /// header and the length (the final chunk); every read verifies the chunks it touches.
 #[pyclass(module = "gcmkit._gcmkit")]
 pub(crate) struct ChunkedReader {
-    inner: Option<gcmkit::chunked::SeekableDecryptor<std::io::BufReader<std::fs::File>>>,
+    inner: Option<gcmkit::chunked::SeekableDecryptor<Source>>,
     /// A failure met after some verified bytes were returned: raised by the next call
     /// (a read never discards the verified bytes it already has).
     pending: Option<Error>,
 }
+
+/// A reader's file: reads that a signal interrupts run the signal handlers (`signals`).
+type Source = std::io::BufReader<Interruptible<std::fs::File>>;
+/// A writer's output, likewise.
+type Sink = std::io::BufWriter<Interruptible<Output>>;
 
 pub(crate) fn read_err(e: std::io::Error) -> PyErr {
     match e.into_inner().and_then(|i| i.downcast::<Error>().ok()) {
@@ -118,13 +124,15 @@ impl ChunkedReader {
                 match d.read(&mut out[n..]) {
                     Ok(0) => break,
                     Ok(k) => n += k,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return (n, Some(e)),
                 }
             }
             (n, None)
         });
         out.truncate(n);
+        if let Some(raised) = signals::take_raised() {
+            return Err(raised); // as the builtin reader: the exception, the bytes dropped
+        }
         if let Some(e) = err {
             if n == 0 {
                 return Err(read_err(e));
@@ -136,7 +144,7 @@ impl ChunkedReader {
 
     /// Moves to `offset` relative to `whence` (0 start, 1 current, 2 end); returns the new
     /// position.
-    fn seek(&mut self, offset: i64, whence: i32) -> PyResult<u64> {
+    fn seek(&mut self, py: Python<'_>, offset: i64, whence: i32) -> PyResult<u64> {
         use std::io::{Seek, SeekFrom};
         let d = self
             .inner
@@ -156,10 +164,12 @@ impl ChunkedReader {
                 }
             };
         self.pending = None;
-        d.seek(to).map_err(|e| match e.kind() {
+        let r = py.detach(|| d.seek(to)); // a seek reads and verifies the chunk it lands in
+        r.map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidInput => PyValueError::new_err(e.to_string()),
             _ => read_err(e),
         })
+        .map_err(signals::or_raised)
     }
 
     /// The plaintext length (authenticated at open).
@@ -181,7 +191,7 @@ impl ChunkedReader {
 pub(crate) struct ChunkedWriter {
     /// Writes into a temporary file (`gcmkit::fs`) that becomes the destination only at
     /// `close()`; dropping it unclosed removes the temporary file.
-    inner: Option<gcmkit::chunked::Encryptor<std::io::BufWriter<Output>>>,
+    inner: Option<gcmkit::chunked::Encryptor<Sink>>,
     /// The destination (named in errors).
     path: std::path::PathBuf,
     /// A write failed: the stream was discarded (a part of that write may have been taken,
@@ -190,7 +200,7 @@ pub(crate) struct ChunkedWriter {
 }
 
 impl ChunkedWriter {
-    fn stream(&mut self) -> PyResult<&mut gcmkit::chunked::Encryptor<std::io::BufWriter<Output>>> {
+    fn stream(&mut self) -> PyResult<&mut gcmkit::chunked::Encryptor<Sink>> {
         if let Some((errno, why)) = &self.failed {
             let msg = format!(
                 "an earlier write failed ({why}); the stream was discarded and nothing was written"
@@ -229,27 +239,34 @@ impl ChunkedWriter {
         let e = self.stream()?;
         match py.detach(|| e.write_all(&d)) {
             Ok(()) => Ok(d.len()),
-            Err(err) => Err(self.poison(&err)),
+            // A signal handler's exception (a blocked write to a pipe) poisons it too: a
+            // part of the data may have been taken.
+            Err(err) => Err(signals::or_raised(self.poison(&err))),
         }
     }
 
     /// Writes the final chunk and moves the file into place.
-    fn close(&mut self) -> PyResult<()> {
+    fn close(&mut self, py: Python<'_>) -> PyResult<()> {
         if self.inner.is_none() && self.failed.is_none() {
             return Ok(());
         }
         self.stream()?;
-        if let Some(e) = self.inner.take() {
+        let Some(e) = self.inner.take() else {
+            return Ok(());
+        };
+        let path = &self.path;
+        // The final chunk's write can block (a pipe): the GIL released, signals run.
+        let r = py.detach(|| {
             let w = e.finish().map_err(|e| match e {
-                Error::Io(io) => crate::errors::os_err_named(io.get_ref(), &self.path),
+                Error::Io(io) => crate::errors::os_err_named(io.get_ref(), path),
                 e => chunk_err(e),
             })?;
             let out = w
                 .into_inner()
-                .map_err(|e| crate::errors::os_err_named(e.error(), &self.path))?;
-            out.commit().map_err(|e| os_err(&e))?;
-        }
-        Ok(())
+                .map_err(|e| crate::errors::os_err_named(e.error(), path))?;
+            out.into_inner().commit().map_err(|e| os_err(&e))
+        });
+        r.map_err(signals::or_raised)
     }
 
     /// Discards the stream: no final chunk, the temporary file removed, the destination
@@ -280,10 +297,15 @@ pub(crate) fn chunked_open(
     }
     match mode {
         "rb" | "r" => {
-            let f =
-                std::fs::File::open(&path).map_err(|e| crate::errors::os_err_named(&e, &path))?;
-            let f = std::io::BufReader::new(f);
-            let d = gcmkit::chunked::SeekableDecryptor::new(&k, &c, f).map_err(chunk_err)?;
+            // The open (a FIFO waits for its writer) and the first reads with the GIL
+            // released, signal handlers run when a signal interrupts them.
+            let d = py.detach(|| {
+                let f = gcmkit::fs::open_source(&path, &mut signals::run_handlers)
+                    .map_err(|e| crate::errors::os_err_named(&e, &path))?;
+                let f = std::io::BufReader::new(Interruptible::new(f));
+                gcmkit::chunked::SeekableDecryptor::new(&k, &c, f).map_err(chunk_err)
+            });
+            let d = d.map_err(signals::or_raised)?;
             Ok(Py::new(
                 py,
                 ChunkedReader {
@@ -294,8 +316,12 @@ pub(crate) fn chunked_open(
             .into_any())
         }
         "wb" | "w" => {
-            let out = Output::create(&path, Overwrite::Replace).map_err(|e| os_err(&e))?;
-            let f = std::io::BufWriter::with_capacity(1 << 20, out);
+            let out = py.detach(|| {
+                Output::create_interruptible(&path, Overwrite::Replace, &mut signals::run_handlers)
+                    .map_err(|e| os_err(&e))
+            });
+            let out = out.map_err(signals::or_raised)?;
+            let f = std::io::BufWriter::with_capacity(1 << 20, Interruptible::new(out));
             let e = gcmkit::chunked::Encryptor::new(&k, &c, f).map_err(chunk_err)?;
             let w = ChunkedWriter {
                 inner: Some(e),

@@ -1,49 +1,39 @@
 //! `encrypt_file` / `decrypt_file`: file to file through `gcmkit::fs` (nothing appears at
 //! the destination unless the whole job succeeded), on all cores with the GIL released,
-//! stopping promptly for Python's signal handlers: before every read of the source (and
-//! when a read is interrupted by a signal) the handlers run; an exception one raises
+//! stopping promptly for Python's signal handlers: before every read of the source, and
+//! whenever a signal interrupts an open, read or write (`signals`), the handlers run; an exception one raises
 //! (`KeyboardInterrupt` for SIGINT) ends the job, its temporary file removed, and is
 //! raised. Errors name the file they concern: the source for reading it, the destination
 //! for creating or writing it.
 
 use crate::buffers::{bytes_like, opt_bytes};
 use crate::errors::{chunk_err, os_err, os_err_named};
+use crate::signals::{self, Interruptible};
 use gcmkit::fs::{Output, Overwrite};
 use gcmkit::Error;
 use pyo3::prelude::*;
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The source, read with Python's signal handlers run before each read.
+/// The source, read with Python's signal handlers run before each read and whenever a
+/// signal interrupts one (`signals`).
 struct SignalChecked {
     file: File,
-    /// The exception a signal handler raised (the stream stops at it).
-    raised: Option<PyErr>,
     /// Whether reading the source itself failed (then an I/O error names the source).
     read_failed: bool,
 }
 
 impl Read for SignalChecked {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            if let Err(e) = Python::attach(|py| py.check_signals()) {
-                self.raised = Some(e);
-                return Err(io::Error::other("interrupted by a signal"));
-            }
-            match self.file.read(buf) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.read_failed = true;
-                    return Err(e);
-                }
-                ok => return ok,
-            }
-        }
+        signals::run_handlers()?;
+        let r = signals::retrying(|| self.file.read(buf));
+        self.read_failed = r.is_err();
+        r
     }
 }
 
-type Job = fn(&[u8], &[u8], &mut dyn Read, &mut File) -> Result<u64, Error>;
+type Job = fn(&[u8], &[u8], &mut dyn Read, &mut dyn Write) -> Result<u64, Error>;
 
 fn file_to_file(
     py: Python<'_>,
@@ -54,31 +44,36 @@ fn file_to_file(
     job: Job,
 ) -> PyResult<u64> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
-    py.detach(|| {
-        let file = File::open(src).map_err(|e| os_err_named(&e, src))?;
+    // Every step with the GIL released, and every one that can block (the opens of FIFOs,
+    // reads and writes of pipes) runs the signal handlers when a signal interrupts it: an
+    // exception a handler raised ends the job, any temporary file removed (`out` dropped),
+    // and is raised.
+    let r = py.detach(|| {
+        let file = gcmkit::fs::open_source(src, &mut signals::run_handlers)
+            .map_err(|e| os_err_named(&e, src))?;
         // The destination is checked (its directory opened) before any work.
-        let mut out = Output::create(dst, Overwrite::Replace).map_err(|e| os_err(&e))?;
+        let out = Output::create_interruptible(dst, Overwrite::Replace, &mut signals::run_handlers)
+            .map_err(|e| os_err(&e))?;
+        let mut out = Interruptible::new(out);
         let mut input = BufReader::with_capacity(
             1 << 20,
             SignalChecked {
                 file,
-                raised: None,
                 read_failed: false,
             },
         );
-        let r = job(&k, &c, &mut input, out.file());
-        let input = input.into_inner();
-        if let Some(raised) = input.raised {
-            return Err(raised); // `out` dropped: its temporary file removed.
-        }
+        let r = job(&k, &c, &mut input, &mut out);
+        // (On an error, `out` is dropped: its temporary file removed.)
+        let read_failed = input.into_inner().read_failed;
         let n = r.map_err(|e| match e {
-            Error::Io(io) if input.read_failed => os_err_named(io.get_ref(), src),
+            Error::Io(io) if read_failed => os_err_named(io.get_ref(), src),
             Error::Io(io) => os_err_named(io.get_ref(), dst),
             e => chunk_err(e),
         })?;
-        out.commit().map_err(|e| os_err(&e))?;
+        out.into_inner().commit().map_err(|e| os_err(&e))?;
         Ok(n)
-    })
+    });
+    r.map_err(signals::or_raised)
 }
 
 /// Encrypts the file `src` to `dst` (Cobblestone; parallel, constant memory).

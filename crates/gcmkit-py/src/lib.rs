@@ -8,7 +8,8 @@
 //!
 //! Modules, one job each: `buffers` (arguments as bytes), `errors` (exceptions), `aead`
 //! (the AEAD calls and pyca's rules), `classes` (the AEAD and MAC classes), `chunked`
-//! (Cobblestone one-shots, reader, writer), `files` (file to file, signals checked).
+//! (Cobblestone one-shots, reader, writer), `files` (file to file), `signals` (blocking calls that run
+//! Python's signal handlers).
 
 #[macro_use]
 mod aead;
@@ -17,6 +18,7 @@ mod chunked;
 mod classes;
 mod errors;
 mod files;
+mod signals;
 
 use gcmkit::Engine;
 use pyo3::exceptions::PyValueError;

@@ -224,3 +224,135 @@ def test_python_follows_the_one_output_rule(tmp_path):
     st = os.stat(theirs)
     assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)) == (NOBODY, NOBODY, 0o644)
     assert theirs.read_bytes() == b"plaintext"
+
+
+# Issue #62, finding 1: a FIFO's open blocks until its other end opens, and a full pipe's
+# write until it is read. Those calls held the GIL (every other thread froze), and std's
+# open and write_all retried EINTR silently, so a SIGTERM whose Python handler had to run
+# (the writers' cleanup handler) was swallowed: the process stayed blocked until SIGKILL.
+
+_BLOCKING_OPENS = {
+    "open_rb": "chunked.open(fifo, 'rb', key)",
+    "open_wb": "chunked.open(fifo, 'wb', key)",
+    "decrypt_file_src": "chunked.decrypt_file(key, fifo, os.path.join(os.path.dirname(fifo), 'plain'))",
+    "encrypt_file_dst": "chunked.encrypt_file(key, sys.executable, fifo)",
+}
+
+
+@pytest.mark.parametrize("call", sorted(_BLOCKING_OPENS))
+def test_a_blocked_fifo_open_lets_other_threads_run(tmp_path, call):
+    """While one thread waits in the open of a FIFO, another's 0.1 s sleep ends on time
+    (it first woke after 3.06 s). The FIFO's other end opens after 2 s, from another
+    process: a thread of the child would itself need the GIL."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    out = _run(
+        f"""
+        import os, subprocess, sys, threading, time
+        from gcmkit import chunked
+        fifo, key = {str(fifo)!r}, bytes(16)
+        writer_end = {call in ("open_rb", "decrypt_file_src")!r}
+        peer = subprocess.Popen([sys.executable, "-c", '''
+        import os, sys, time
+        time.sleep(2)
+        fd = os.open(sys.argv[1], os.O_WRONLY if sys.argv[2] == "1" else os.O_RDONLY)
+        if sys.argv[2] != "1":
+            while os.read(fd, 1 << 16):
+                pass
+        os.close(fd)
+        ''', fifo, "1" if writer_end else "0"])
+        def blocked():
+            try:
+                w = {_BLOCKING_OPENS[call]}
+                if hasattr(w, "close"):
+                    w.close()
+            except Exception:
+                pass
+        t = threading.Thread(target=blocked)
+        t.start()
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        time.sleep(0.1)
+        print(f"{{time.monotonic() - t0:.3f}}")
+        t.join()
+        peer.wait()
+        """
+    )
+    assert out.returncode == 0, out.stderr
+    assert float(out.stdout) < 1.0, f"a 0.1 s sleep took {out.stdout.strip()} s"
+
+
+def _blocked_child(tmp_path, body):
+    """A child that blocks in the one-line `body` (fifo, key and chunked defined), with the signals at
+    their default disposition."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    script = "\n".join([
+        "import os, sys, time",
+        "from gcmkit import chunked",
+        f"fifo, key = {str(fifo)!r}, bytes(16)",
+        "try:",
+        f"    {body}",
+        "    print('returned')",
+        "except KeyboardInterrupt:",
+        "    print('interrupted')",
+    ])
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
+    return p, fifo
+
+
+def _signal_when_blocked(p, sig):
+    time.sleep(1.0)  # into the blocking call
+    assert p.poll() is None, p.communicate()
+    p.send_signal(getattr(signal, sig))
+    try:
+        return p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError(f"{sig} did not end the blocked call: the process was still alive 10 s later")
+
+
+@pytest.mark.parametrize("call", ["open_wb", "decrypt_file_src", "open_rb"])
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_signals_end_a_blocked_fifo_open(tmp_path, call, sig):
+    """SIGTERM kills a process waiting in the open of a FIFO (the writers' cleanup handler
+    runs, then the process dies of the signal), and SIGINT raises KeyboardInterrupt there,
+    as with the builtin open."""
+    p, _ = _blocked_child(tmp_path, _BLOCKING_OPENS[call])
+    stdout, stderr = _signal_when_blocked(p, sig)
+    if sig == "SIGINT":
+        assert p.returncode == 0 and stdout.strip() == "interrupted", (p.returncode, stdout, stderr)
+    else:
+        assert p.returncode == -signal.SIGTERM, (p.returncode, stderr)
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_signals_end_a_write_blocked_on_a_full_pipe(tmp_path, sig):
+    """A writer into a FIFO whose reader does not read blocks once the pipe is full; SIGTERM
+    ends the process there and SIGINT raises KeyboardInterrupt from the write."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open, never read
+    try:
+        p = subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(f"""
+            import os
+            from gcmkit import chunked
+            w = chunked.open({str(fifo)!r}, "wb", bytes(16))
+            try:
+                w.write(bytes(8 << 20))
+                w.flush()
+                print("returned")
+            except KeyboardInterrupt:
+                print("interrupted")
+            """)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals,
+        )
+        stdout, stderr = _signal_when_blocked(p, sig)
+    finally:
+        os.close(reader)
+    if sig == "SIGINT":
+        assert p.returncode == 0 and stdout.strip() == "interrupted", (p.returncode, stdout, stderr)
+    else:
+        assert p.returncode == -signal.SIGTERM, (p.returncode, stderr)

@@ -48,7 +48,6 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::string::String;
 use std::sync::{Arc, Mutex};
@@ -486,28 +485,78 @@ fn between_probe_and_open() {
     });
 }
 
-/// Opens for writing the very file `fd` (an `O_PATH` descriptor) refers to.
-fn reopen_for_writing(fd: &OwnedFd, dst: &Path) -> io::Result<File> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .custom_flags(OFlags::NOCTTY.bits() as i32)
-        .open(std::format!("/proc/self/fd/{}", fd.as_raw_fd()))
-        .map_err(|e| os_error(dst, "cannot open for writing", e))
+/// What an open that a signal interrupted (`EINTR`) does before it is tried again: a FIFO's
+/// open waits for the other end, and a caller that runs signal handlers (Python's) must get
+/// to run them there; an error it returns ends the open with that error. [`Output::create`]
+/// and [`open_source`]'s plain form retry at once, as `std` does.
+pub type OnInterrupt<'a> = &'a mut dyn FnMut() -> io::Result<()>;
+
+/// Retries `open` while a signal interrupts it, calling `on_interrupt` before each retry.
+fn open_retrying(
+    on_interrupt: OnInterrupt<'_>,
+    mut open: impl FnMut() -> rustix::io::Result<OwnedFd>,
+) -> io::Result<OwnedFd> {
+    loop {
+        match open() {
+            Err(Errno::INTR) => on_interrupt()?,
+            r => return r.map_err(io::Error::from),
+        }
+    }
+}
+
+/// Opens `src` for reading (close-on-exec, never as a controlling terminal). An open that
+/// blocks (a FIFO without a writer) and is interrupted by a signal calls `on_interrupt`
+/// before it is retried; its error, if any, is returned. Errors are the OS's, unnamed (the
+/// caller names the file).
+pub fn open_source(src: &Path, on_interrupt: OnInterrupt<'_>) -> io::Result<File> {
+    let flags = OFlags::RDONLY | OFlags::NOCTTY | OFlags::CLOEXEC;
+    open_retrying(on_interrupt, || rustix::fs::open(src, flags, Mode::empty())).map(File::from)
+}
+
+/// Opens for writing the very file `fd` (an `O_PATH` descriptor) refers to; a FIFO's open
+/// waits for a reader, `on_interrupt` run at each signal.
+fn reopen_for_writing(fd: &OwnedFd, dst: &Path, on_interrupt: OnInterrupt<'_>) -> io::Result<File> {
+    let path = std::format!("/proc/self/fd/{}", fd.as_raw_fd());
+    let flags = OFlags::WRONLY | OFlags::NOCTTY | OFlags::CLOEXEC;
+    open_retrying(on_interrupt, || {
+        rustix::fs::open(path.as_str(), flags, Mode::empty())
+    })
+    .map(File::from)
+    .map_err(|e| match e.raw_os_error() {
+        Some(_) => os_error(dst, "cannot open for writing", e),
+        None => e, // the caller's own error from `on_interrupt`
+    })
 }
 
 impl Output {
     /// Prepares `dst` for writing under the rules in the module docs.
     pub fn create(dst: &Path, overwrite: Overwrite) -> io::Result<Output> {
-        Self::open(dst, overwrite, false, 0)
+        Self::open(dst, overwrite, false, 0, &mut || Ok(()))
+    }
+
+    /// As [`Output::create`], with `on_interrupt` run whenever a signal interrupts the open
+    /// of a FIFO waiting for its reader (see [`OnInterrupt`]).
+    pub fn create_interruptible(
+        dst: &Path,
+        overwrite: Overwrite,
+        on_interrupt: OnInterrupt<'_>,
+    ) -> io::Result<Output> {
+        Self::open(dst, overwrite, false, 0, on_interrupt)
     }
 
     /// As [`Output::create`], but the committed file is 0600 whatever it replaces (for
     /// secrets such as key files).
     pub fn create_private(dst: &Path, overwrite: Overwrite) -> io::Result<Output> {
-        Self::open(dst, overwrite, true, 0)
+        Self::open(dst, overwrite, true, 0, &mut || Ok(()))
     }
 
-    fn open(dst: &Path, overwrite: Overwrite, private: bool, links: usize) -> io::Result<Output> {
+    fn open(
+        dst: &Path,
+        overwrite: Overwrite,
+        private: bool,
+        links: usize,
+        on_interrupt: OnInterrupt<'_>,
+    ) -> io::Result<Output> {
         let Some(name) = dst.file_name() else {
             return Err(refused(dst, Errno::ISDIR, "not a file name (a directory?)"));
         };
@@ -549,11 +598,19 @@ impl Output {
                     ));
                 }
                 between_probe_and_open();
-                Self::direct(reopen_for_writing(&fd, dst)?)
+                Self::direct(reopen_for_writing(&fd, dst, on_interrupt)?)
             }
-            FileType::Symlink => {
-                Self::through_link(&dir, name, &fd, &st, dst, overwrite, private, links)
-            }
+            FileType::Symlink => Self::through_link(
+                &dir,
+                name,
+                &fd,
+                &st,
+                dst,
+                overwrite,
+                private,
+                links,
+                on_interrupt,
+            ),
             FileType::Directory => Err(refused(dst, Errno::ISDIR, "is a directory")),
             _ => Err(refused(
                 dst,
@@ -574,6 +631,7 @@ impl Output {
         overwrite: Overwrite,
         private: bool,
         links: usize,
+        on_interrupt: OnInterrupt<'_>,
     ) -> io::Result<Output> {
         if st.st_uid != euid() && st.st_uid != 0 {
             return Err(refused(
@@ -613,7 +671,7 @@ impl Output {
         match FileType::from_raw_mode(tst.st_mode) {
             FileType::Fifo | FileType::CharacterDevice => {
                 between_probe_and_open();
-                Self::direct(reopen_for_writing(&target, dst)?)
+                Self::direct(reopen_for_writing(&target, dst, on_interrupt)?)
             }
             FileType::RegularFile => {
                 // The link's own text (read from the checked link itself), resolved where
@@ -621,7 +679,13 @@ impl Output {
                 let to = rustix::fs::readlinkat(link, "", Vec::new())
                     .map_err(|e| os_error(dst, "cannot read the symlink", e))?;
                 let to = PathBuf::from(OsString::from_vec(to.into_bytes()));
-                Self::open(&dir.path.join(to), overwrite, private, links + 1)
+                Self::open(
+                    &dir.path.join(to),
+                    overwrite,
+                    private,
+                    links + 1,
+                    on_interrupt,
+                )
             }
             FileType::Directory => Err(refused(dst, Errno::ISDIR, "is a symlink to a directory")),
             _ => Err(refused(
@@ -826,6 +890,7 @@ impl Drop for Output {
 mod tests {
     use super::*;
     use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 
     /// `remove_temp_files` empties the process-wide registry: the tests take turns.
@@ -1061,6 +1126,57 @@ mod tests {
         o.file().write_all(b"ok").unwrap();
         o.commit().unwrap();
         assert_eq!(std::fs::read(&dst).unwrap(), b"ok");
+    }
+
+    /// A FIFO's open blocks until its other end opens. A signal that interrupts it (here
+    /// SIGUSR1, its handler installed without `SA_RESTART`, sent until the open gives up)
+    /// reaches the caller's `on_interrupt`, whose error ends the open: both for a source
+    /// and for a FIFO output. With `std`'s open the retry is silent and the open waits on.
+    #[test]
+    fn a_signal_during_a_fifo_open_reaches_the_caller() {
+        extern "C" fn nothing(_: libc::c_int) {}
+        // SAFETY: a handler that does nothing is async-signal-safe; sa_flags without
+        // SA_RESTART makes the blocked open return EINTR.
+        unsafe {
+            let mut sa: libc::sigaction = core::mem::zeroed();
+            sa.sa_sigaction = nothing as extern "C" fn(libc::c_int) as usize;
+            assert_eq!(
+                libc::sigaction(libc::SIGUSR1, &sa, core::ptr::null_mut()),
+                0
+            );
+        }
+        let d = dir("fifo-signal");
+        let fifo = d.join("pipe");
+        mkfifo(&fifo);
+        for output in [false, true] {
+            let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let seen = calls.clone();
+            // SAFETY: pthread_self has no preconditions.
+            let me = unsafe { libc::pthread_self() } as usize;
+            let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let stop = done.clone();
+            let kicker = std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    // SAFETY: `me` is the test thread, alive until `done` is set.
+                    unsafe { libc::pthread_kill(me as libc::pthread_t, libc::SIGUSR1) };
+                }
+            });
+            let mut hook = || {
+                seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                Err(io::Error::other("stopped by the caller"))
+            };
+            let e = if output {
+                Output::create_interruptible(&fifo, Overwrite::Never, &mut hook).map(|_| ())
+            } else {
+                open_source(&fifo, &mut hook).map(|_| ())
+            };
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            kicker.join().unwrap();
+            let e = e.unwrap_err();
+            assert_eq!(e.to_string(), "stopped by the caller", "output: {output}");
+            assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+        }
     }
 
     #[test]
