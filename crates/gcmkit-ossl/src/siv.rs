@@ -16,6 +16,16 @@ const TAG_LEN: usize = 16;
 /// RFC 8452's limit on plaintext and AAD (OpenSSL checks the same bound).
 const MAX_LEN: u64 = 1 << 36;
 
+/// Room for `more` bytes in the buffered AAD, reserved fallibly: the usual doubling, or if
+/// the process cannot have that, exactly what is needed; false if not even that (a
+/// failed `Vec` growth aborted the application that loaded the provider: "memory
+/// allocation of 8589934592 bytes failed" after 1 GiB AAD updates under a 6 GB limit).
+/// The AAD is buffered because AES-GCM-SIV hashes it with the data, which comes in one
+/// update after it; the cap is RFC 8452's 2^36 bytes, as OpenSSL's.
+fn reserve(aad: &mut Vec<u8>, more: usize) -> bool {
+    aad.try_reserve(more).is_ok() || aad.try_reserve_exact(more).is_ok()
+}
+
 #[derive(Clone)]
 pub struct SivCtx {
     keylen: usize,
@@ -122,8 +132,13 @@ impl SivCtx {
             self.aad = Zeroizing::new(Vec::new());
             return true;
         }
-        let total = (self.aad.len() + a.len()).div_ceil(16) * 16;
-        if total as u64 > MAX_LEN {
+        let total = (self.aad.len() as u64 + a.len() as u64).div_ceil(16) * 16;
+        if total > MAX_LEN {
+            raise(ffi::PROV_R_INVALID_AAD, c"ossl_aes_gcm_siv_aad");
+            return false;
+        }
+        if !reserve(&mut self.aad, a.len()) {
+            raise(ffi::ERR_R_MALLOC_FAILURE, c"ossl_aes_gcm_siv_aad");
             return false;
         }
         self.aad.extend_from_slice(a);
@@ -309,5 +324,62 @@ mod tests {
             ));
             crate::io::refuses_oversized_claim(|io, n| c.update(io, n, n, &mut 0));
         }
+    }
+
+    /// AAD updates past what the process may allocate fail (an OpenSSL error, update
+    /// returns 0) instead of aborting the application: in a child process limited to
+    /// 1.5 GiB of address space, 128 MiB AAD updates until one is refused; then the same
+    /// context still encrypts after a clearing (zero-length) AAD update. Before the fix the
+    /// child died of SIGABRT ("memory allocation of ... bytes failed").
+    #[test]
+    fn an_aad_the_process_cannot_hold_is_refused_not_aborted() {
+        const CHILD: &str = "GCMKIT_OSSL_AAD_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            return aad_child();
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "siv::tests::an_aad_the_process_cannot_hold_is_refused_not_aborted",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("aad refused after"),
+            "{:?}\n{text}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn aad_child() {
+        let limit = libc::rlimit {
+            rlim_cur: 3 << 29,
+            rlim_max: 3 << 29,
+        };
+        // SAFETY: setrlimit reads the struct it is given; lowering a limit is always allowed.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
+        let mut c = SivCtx::new(16);
+        assert!(c.init(
+            Some(&[1u8; 16]),
+            Some(&[2u8; 12]),
+            true,
+            Settings(core::ptr::null())
+        ));
+        let piece = vec![3u8; 128 << 20];
+        let mut fed = 0usize;
+        while c.add_aad(&piece) {
+            fed += piece.len();
+            assert!(fed < 1 << 33, "8 GiB of AAD taken under a 1.5 GiB limit");
+        }
+        println!("aad refused after {} MiB", fed >> 20);
+        drop(piece);
+        assert!(c.add_aad(&[]), "a zero-length AAD update clears it");
+        let mut msg = [0u8; 32];
+        assert!(c.encrypt(&mut msg));
     }
 }

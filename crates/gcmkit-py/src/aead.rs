@@ -2,7 +2,7 @@
 //! `decrypt_into`), with pyca/cryptography's checks, order and messages for the pyca-named
 //! classes, and the macro that gives a class those four methods.
 
-use crate::buffers::{bytes_like, maybe_detach, new_bytes, Buf, Export, DETACH_MIN};
+use crate::buffers::{bytes_like, heap_memory, maybe_detach, new_bytes, Buf, Export, DETACH_MIN};
 use crate::errors::to_py;
 use gcmkit::Error;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
@@ -59,6 +59,9 @@ pub(crate) struct Args<'a> {
     nonce: Buf<'a>,
     data: Buf<'a>,
     aad: Buf<'a>,
+    /// Whether the data is heap memory (`buffers::heap_memory`), which no other mapping
+    /// can share with an output buffer.
+    data_on_heap: bool,
 }
 
 impl<'a, 'py> Args<'a> {
@@ -71,6 +74,7 @@ impl<'a, 'py> Args<'a> {
             nonce: Buf::new(nonce, "nonce")?,
             data: Buf::new(data, "data")?,
             aad: Buf::optional(aad, "associated_data")?,
+            data_on_heap: heap_memory(data),
         })
     }
 }
@@ -203,7 +207,25 @@ pub(crate) fn aead_into(
     let span = out.bytes().as_ptr_range();
     let (nonce, aad) = (disjoint(a.nonce.get(), &span), disjoint(a.aad.get(), &span));
     // Every borrow of the inputs ends here (copies made), before `buf` is borrowed mutably.
-    let data = Source::of(a.data.get(), &span, n);
+    let mut data = Source::of(a.data.get(), &span, n);
+    // Two mappings of one file (two `mmap`s, at different addresses) are the same pages:
+    // an address comparison sees no overlap, and decryption one pass from the source into
+    // the destination would hash plaintext it had just written over its own ciphertext
+    // (InvalidTag, then the zeroed output destroyed the ciphertext of a valid message).
+    // Where neither side is heap memory, which no second mapping can share, the
+    // ciphertext is decrypted from a private copy (a snapshot: it also cannot change
+    // under the call). Encryption reads each block before it writes the same block and
+    // hashes what it wrote, so it needs none.
+    if let (Direction::Decrypt, Source::Apart(Cow::Borrowed(d))) = (dir, &data) {
+        if !a.data_on_heap && !heap_memory(buf) {
+            let mut copy = Vec::new();
+            copy.try_reserve_exact(d.len()).map_err(|_| {
+                pyo3::exceptions::PyMemoryError::new_err("cannot copy the ciphertext")
+            })?;
+            copy.extend_from_slice(d);
+            data = Source::Apart(Cow::Owned(copy));
+        }
+    }
     let dst = out.bytes_mut();
     let res = maybe_detach(py, n, || match (dir, data) {
         (Direction::Encrypt, Source::Front { .. }) => {

@@ -74,6 +74,30 @@ pub(crate) fn opt_bytes<'a>(
     }
 }
 
+/// Whether `obj`'s memory is a `bytes` or `bytearray` object's, directly or through
+/// memoryviews: memory of CPython's heap, which no other mapping in the process shares.
+/// Any other exporter (an `mmap`, a NumPy array that may be an `np.memmap`, a memoryview of
+/// either) may be a second mapping of the same pages as another buffer, at another address,
+/// so that an address comparison cannot see the overlap.
+pub(crate) fn heap_memory(obj: &Bound<'_, PyAny>) -> bool {
+    use pyo3::types::{PyByteArray, PyMemoryView};
+    let mut o = obj.clone();
+    // A memoryview of a memoryview names the first one's exporter: a short chain.
+    for _ in 0..4 {
+        if o.is_instance_of::<PyBytes>() || o.is_instance_of::<PyByteArray>() {
+            return true;
+        }
+        if !o.is_instance_of::<PyMemoryView>() {
+            return false;
+        }
+        match o.getattr("obj") {
+            Ok(inner) if !inner.is_none() => o = inner,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// A checked bytes-like argument, read in place: a `bytes` object's storage, or for any
 /// other bytes-like object an [`Export`] of its buffer held as long as this lives (so
 /// length limits are checked before anything is read, in pyca's order).

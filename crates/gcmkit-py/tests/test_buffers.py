@@ -231,3 +231,34 @@ def test_buffer_pinned_while_the_gil_is_released():
         stop.set()
         t.join()
     assert len(buf) == len(want) and len(data) == 4 << 20
+
+
+@pytest.mark.parametrize("size", [1, 16, 1500, 40000, (1 << 20) + 7])
+def test_decrypt_into_through_two_mappings_of_one_file(tmp_path, size):
+    """Issue #62 finding 5: the ciphertext and the output are the same pages of a file
+    through two mmaps, at different addresses. Decryption one pass from the source into
+    the destination hashed the plaintext it had just written over the ciphertext: a valid
+    message was refused with InvalidTag and the zeroed output destroyed the ciphertext.
+    It must decrypt, as pyca does; a memoryview of each mapping too."""
+    import contextlib
+    import os
+
+    from cryptography.hazmat.primitives.ciphers import aead as pyca
+
+    plain = os.urandom(size)
+    for c, ref in ((gcmkit.AESGCM(KEY), pyca.AESGCM(KEY)), (gcmkit.AESGCMSIV(KEY), pyca.AESGCMSIV(KEY))):
+        ct = ref.encrypt(NONCE, plain, b"ad")
+        path = tmp_path / "f"
+        path.write_bytes(ct)
+        with open(path, "r+b") as f:
+            src, dst = mmap.mmap(f.fileno(), 0), mmap.mmap(f.fileno(), 0)
+            try:
+                for wrap in (contextlib.nullcontext, memoryview):
+                    src[:] = ct
+                    # (An mmap's own slice is a bytes copy: the output is a memoryview.)
+                    with memoryview(dst) as whole, whole[:size] as out, wrap(src) as s:
+                        assert c.decrypt_into(NONCE, s, b"ad", out) == size
+                    assert bytes(dst[:size]) == plain, type(c).__name__
+            finally:
+                src.close()
+                dst.close()
