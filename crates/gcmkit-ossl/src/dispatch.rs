@@ -200,6 +200,14 @@ fn run_io<C: Cipher>(
     method: IoMethod<C>,
 ) -> c_int {
     let Some(c) = ctx::<C>(vctx) else { return 0 };
+    // No buffer can hold more than isize::MAX bytes, and no slice may claim to: such a
+    // length (a direct caller of the dispatch table; EVP's int lengths cannot) is refused
+    // before anything is formed from it. Below it, each cipher checks its own limits
+    // before it reads or copies a byte (`Data::into_buf_at_most`, the AAD limits).
+    if inl > isize::MAX as usize {
+        crate::ffi::raise(crate::ffi::PROV_R_INVALID_INPUT_LENGTH, c"cipher_update");
+        return 0;
+    }
     let mut n = 0;
     let ok = if !out.is_null() && !input.is_null() && outsize < inl {
         method(c, io_too_small(inl), inl, outsize, &mut n)
@@ -428,3 +436,153 @@ pub static CIPHERS: Shared<[OsslAlgorithm; 7]> = Shared([
         description: core::ptr::null(),
     },
 ]);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every update and cipher entry of every algorithm, both directions, refuses a length
+    /// claim past what the algorithm allows, up to SIZE_MAX, as AAD (`out == NULL`), in
+    /// place and out of place, without touching the 32-byte buffers behind the claim.
+    /// AAD claims start past every AAD limit (GCM's is 2^61 - 1 bytes), data claims past
+    /// every message limit (AES-GCM-SIV's 2^36).
+    #[test]
+    fn no_entry_takes_a_length_past_its_limits() {
+        let aad_claims = [
+            (1usize << 62) + 1,
+            isize::MAX as usize,
+            isize::MAX as usize + 1,
+            usize::MAX,
+        ];
+        let data_claims = [
+            (1usize << 36) + 16,
+            1 << 40,
+            1 << 62,
+            isize::MAX as usize + 1,
+            usize::MAX,
+        ];
+        for alg in ALGORITHMS {
+            for enc in [true, false] {
+                for (entry, claims, shape) in [
+                    (Entry::Update, &aad_claims[..], Shape::Aad),
+                    (Entry::Update, &data_claims[..], Shape::Apart),
+                    (Entry::Update, &data_claims[..], Shape::InPlace),
+                    (Entry::Cipher, &aad_claims[..], Shape::Aad),
+                    (Entry::Cipher, &data_claims[..], Shape::Apart),
+                    (Entry::Cipher, &data_claims[..], Shape::InPlace),
+                ] {
+                    for &claim in claims {
+                        alg.refuses(enc, entry, shape, claim);
+                    }
+                }
+            }
+        }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum Entry {
+        Update,
+        Cipher,
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum Shape {
+        Aad,
+        Apart,
+        InPlace,
+    }
+
+    struct Alg {
+        name: &'static str,
+        keylen: usize,
+        new: extern "C" fn(*mut c_void) -> *mut c_void,
+        free: extern "C" fn(*mut c_void),
+        init: [extern "C" fn(
+            *mut c_void,
+            *const u8,
+            usize,
+            *const u8,
+            usize,
+            *const OsslParam,
+        ) -> c_int; 2],
+        io: [extern "C" fn(*mut c_void, *mut u8, *mut usize, usize, *const u8, usize) -> c_int; 2],
+    }
+
+    macro_rules! alg {
+        ($name:literal, $c:ty, $k:literal) => {
+            Alg {
+                name: $name,
+                keylen: $k,
+                new: newctx::<$c, $k>,
+                free: freectx::<$c>,
+                init: [dinit::<$c>, einit::<$c>],
+                io: [update::<$c>, cipher::<$c>],
+            }
+        };
+    }
+
+    const ALGORITHMS: [Alg; 5] = [
+        alg!("AES-128-GCM", GcmCtx, 16),
+        alg!("AES-192-GCM", GcmCtx, 24),
+        alg!("AES-256-GCM", GcmCtx, 32),
+        alg!("AES-128-GCM-SIV", SivCtx, 16),
+        alg!("AES-256-GCM-SIV", SivCtx, 32),
+    ];
+
+    impl Alg {
+        fn refuses(&self, enc: bool, entry: Entry, shape: Shape, claim: usize) {
+            let what = format!(
+                "{} enc={enc} {entry:?} {shape:?} claim {claim:#x}",
+                self.name
+            );
+            let ctx = (self.new)(core::ptr::null_mut());
+            let key = [1u8; 32];
+            let iv = [2u8; 12];
+            let init = self.init[usize::from(enc)];
+            assert_eq!(
+                init(
+                    ctx,
+                    key.as_ptr(),
+                    self.keylen,
+                    iv.as_ptr(),
+                    12,
+                    core::ptr::null()
+                ),
+                1,
+                "{what}"
+            );
+            let input = [7u8; 32];
+            let mut buf = [0u8; 32];
+            let (out, inp) = match shape {
+                Shape::Aad => (core::ptr::null_mut(), input.as_ptr()),
+                Shape::Apart => (buf.as_mut_ptr(), input.as_ptr()),
+                Shape::InPlace => (buf.as_mut_ptr(), buf.as_ptr()),
+            };
+            let mut outl = 12345usize;
+            let io = self.io[matches!(entry, Entry::Cipher) as usize];
+            // The claim is deliberately false (32 bytes behind it): the entry must refuse it
+            // from the length alone, as a direct caller of the dispatch table may pass it.
+            assert_eq!(
+                io(ctx, out, &mut outl, claim, inp, claim),
+                0,
+                "{what}: accepted"
+            );
+            assert_eq!(buf, [0u8; 32], "{what}: the output was touched");
+            assert_eq!(input, [7u8; 32], "{what}: the input was touched");
+            // The context still works: an honest 32-byte update of the same shape.
+            let (out, inp) = match shape {
+                Shape::Aad => (core::ptr::null_mut(), input.as_ptr()),
+                Shape::Apart => (buf.as_mut_ptr(), input.as_ptr()),
+                Shape::InPlace => (buf.as_mut_ptr(), buf.as_ptr()),
+            };
+            let _ = io(ctx, out, &mut outl, 32, inp, 32);
+            (self.free)(ctx);
+            // SAFETY: ERR_clear_error takes nothing and clears this thread's error queue.
+            unsafe { ERR_clear_error() };
+        }
+    }
+
+    extern "C" {
+        fn ERR_clear_error();
+    }
+}

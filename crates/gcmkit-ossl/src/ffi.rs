@@ -108,6 +108,7 @@ pub const PROV_R_INVALID_IV_LENGTH: c_int = 109;
 pub const PROV_R_INVALID_TAG: c_int = 110;
 pub const PROV_R_TAG_NOT_SET: c_int = 119;
 pub const PROV_R_TOO_MANY_RECORDS: c_int = 126;
+pub const PROV_R_INVALID_INPUT_LENGTH: c_int = 230;
 /// `ERR_R_MALLOC_FAILURE` (err.h: 256 | ERR_R_FATAL, ERR_R_FATAL = ERR_RFLAG_FATAL |
 /// ERR_RFLAG_COMMON, the flags at bit 18).
 pub const ERR_R_MALLOC_FAILURE: c_int = 256 | (0x1 << 18) | (0x2 << 18);

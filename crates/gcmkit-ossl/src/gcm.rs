@@ -99,6 +99,16 @@ impl GcmCtx {
             // Callers that pass the same key with every message (openssl speed's AEAD
             // loop, applications re-initialising one context) keep the expanded key and
             // powers of H instead of computing them again.
+            //
+            // Timing, by design: an init with the context's previous key is faster than
+            // one with another key, so its time tells whether the two keys were equal. It
+            // tells nothing more: `same_key` compares every byte in time independent of
+            // them, so the answer is about the whole key, never a byte or a prefix. A
+            // caller who could choose keys for a context holding a secret one learns, per
+            // init, whether one whole-key guess was right (brute force, 2^128 guesses or
+            // more); a caller who cannot learns only whether its own two inits used one key.
+            // Always expanding would cost every re-init the key schedule and the powers of
+            // H (openssl speed's AEAD loop re-inits per message).
             if self.stream.is_none() || !same_key(&self.key[..self.keylen], key) {
                 match gcmkit::AesGcm::new(key) {
                     Ok(g) => self.stream = Some(GcmStream::new(g)),
@@ -247,6 +257,11 @@ impl GcmCtx {
         self.stream.as_ref()?;
         let Io::Data(d) = io else { return None };
         if !d.in_place() || d.len() < TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN {
+            return None;
+        }
+        // No record longer than an AES-GCM message: refused before a slice is made of it.
+        let most = gcmkit::limits::GCM_MAX_PLAINTEXT + (TLS_EXPLICIT_IV_LEN + TLS_TAG_LEN) as u64;
+        if d.len() as u64 > most {
             return None;
         }
         if self.enc {
@@ -604,6 +619,7 @@ pub static SETTABLE_CTX: ffi::Shared<[ffi::OsslParam; 6]> = ffi::Shared([
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::Data;
 
     /// An update longer than any AES-GCM message (2^36 - 32 bytes) is refused before the
     /// input is copied into the output, both ways (before: a segmentation fault).
@@ -618,6 +634,44 @@ mod tests {
                 Settings(core::ptr::null())
             ));
             crate::io::refuses_oversized_claim(|io, n| c.update(io, n, n, &mut 0));
+        }
+    }
+
+    /// The TLS 1.2 record path (in place) refuses a record longer than any AES-GCM message
+    /// from its length, both ways, and takes an honest record. (Before, encryption wrote
+    /// the record's explicit nonce first and then failed.)
+    #[test]
+    fn an_oversized_tls_record_is_refused() {
+        for enc in [true, false] {
+            let mut c = GcmCtx::new(16);
+            assert!(c.init(
+                Some(&[1u8; 16]),
+                Some(&[2u8; 12]),
+                enc,
+                Settings(core::ptr::null())
+            ));
+            let mut aad = [0u8; TLS1_AAD_LEN];
+            aad[11..].copy_from_slice(&40u16.to_be_bytes());
+            c.iv_gen = true; // as a whole-IV `tls1_iv_fixed` (-1) sets it
+            let mut rec = [0u8; 40];
+            for claim in [(1usize << 36) + 64, 1 << 40, isize::MAX as usize] {
+                // (Each record has its own `tlsaad`, as OpenSSL's TLS code sets it.)
+                assert_eq!(c.tls_init(&aad), TLS_TAG_LEN);
+                // SAFETY: deliberately not: the claim is far past the 40-byte record, and
+                // must be refused from the length alone.
+                let io = Io::Data(unsafe { Data::new(rec.as_mut_ptr(), rec.as_ptr(), claim) });
+                assert!(
+                    !c.update(io, claim, claim, &mut 0),
+                    "claim {claim:#x} accepted"
+                );
+                assert_eq!(rec, [0u8; 40]);
+            }
+            if enc {
+                assert_eq!(c.tls_init(&aad), TLS_TAG_LEN);
+                // SAFETY: the record holds the 40 bytes claimed.
+                let io = Io::Data(unsafe { Data::new(rec.as_mut_ptr(), rec.as_ptr(), 40) });
+                assert!(c.update(io, 40, 40, &mut 0), "an honest record was refused");
+            }
         }
     }
 }
