@@ -303,9 +303,13 @@ def _blocked_child(tmp_path, body):
 def _signal_when_blocked(p, sig):
     time.sleep(1.0)  # into the blocking call
     assert p.poll() is None, p.communicate()
+    t0 = time.monotonic()
     p.send_signal(getattr(signal, sig))
     try:
-        return p.communicate(timeout=10)
+        out = p.communicate(timeout=10)
+        took = time.monotonic() - t0
+        assert took < 1.0, f"{sig} took {took:.2f} s to end the blocked call"
+        return out
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
