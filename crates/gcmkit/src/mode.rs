@@ -18,33 +18,33 @@
 //! # Ok::<(), gcmkit::Error>(())
 //! ```
 //!
-//! The modes' own entry points cannot be called from outside the crate, neither by their
-//! old names nor through a generic bound (they skipped the tag-length check):
+//! The modes' own entry points (`seal_data`, `open_data`: they skip the limit and
+//! tag-length checks) cannot be called from outside the crate. On a mode they are private
+//! (E0624). Through a generic bound their names resolve, as a supertrait's methods always
+//! do, but their arguments cannot be made: `Data` and `Opening` live in crate-private
+//! modules (E0603). Each `compile_fail` example below differs from the compiling one
+//! beside it only in what it calls, so it fails for that reason alone:
 //!
-//! ```compile_fail
-//! use gcmkit::AeadMode;
-//! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
-//! let mut ct = *b"forged";
-//! gcm.open(&[0u8; 12], b"", &mut ct, &[]).unwrap();
 //! ```
-//!
-//! ```compile_fail
 //! use gcmkit::AeadMode;
 //! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
 //! let mut buf = *b"plaintext";
-//! let _tag = gcm.seal(&[0u8; 12], b"", &mut buf);
-//! ```
-//!
-//! ```compile_fail
-//! fn forge<M: gcmkit::AeadMode>(m: &M, ct: &mut [u8]) {
-//!     m.open(&[0u8; 12], b"", ct, &[]).unwrap();
+//! let _tag = gcm.encrypt_in_place_detached(&[0u8; 12], b"", &mut buf);
+//! fn seal<M: gcmkit::AeadMode>(m: &M, buf: &mut [u8]) {
+//!     let _ = m.encrypt_in_place_detached(&[0u8; 12], b"", buf);
 //! }
 //! ```
 //!
-//! ```compile_fail
-//! fn forge<M: gcmkit::AeadMode>(m: &M, ct: &mut [u8]) {
-//!     let _ = m.seal_copy(&[0u8; 12], b"", &[], ct);
-//!     let _ = m.open_copy(&[0u8; 12], b"", &[], ct, &[]);
+//! ```compile_fail,E0624
+//! use gcmkit::AeadMode;
+//! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
+//! let mut buf = *b"plaintext";
+//! let _tag = gcm.seal_data(&[0u8; 12], b"", todo!());
+//! ```
+//!
+//! ```compile_fail,E0603
+//! fn seal<M: gcmkit::AeadMode>(m: &M, buf: &mut [u8]) {
+//!     let _ = m.seal_data(&[0u8; 12], b"", gcmkit::engine::Data::InPlace(buf));
 //! }
 //! ```
 //!

@@ -42,7 +42,7 @@ use core::ops::{BitAnd, BitXor};
 pub(crate) struct Lanes<const L: usize>([u64; L]);
 
 impl<const L: usize> Default for Lanes<L> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn default() -> Self {
         Lanes([0; L])
     }
@@ -50,7 +50,7 @@ impl<const L: usize> Default for Lanes<L> {
 
 impl<const L: usize> BitXor for Lanes<L> {
     type Output = Self;
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn bitxor(mut self, o: Self) -> Self {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             *a ^= b;
@@ -61,7 +61,7 @@ impl<const L: usize> BitXor for Lanes<L> {
 
 impl<const L: usize> BitAnd for Lanes<L> {
     type Output = Self;
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn bitand(mut self, o: Self) -> Self {
         for (a, b) in self.0.iter_mut().zip(o.0) {
             *a &= b;
@@ -94,33 +94,33 @@ pub(crate) trait Word:
 
 impl<const L: usize> Word for Lanes<L> {
     const LANES: usize = L;
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn lane(self, l: usize) -> u64 {
         self.0[l]
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn set_lane(&mut self, l: usize, v: u64) {
         self.0[l] = v;
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn splat(v: u64) -> Self {
         Lanes([v; L])
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn shr(mut self, n: u32) -> Self {
         for a in self.0.iter_mut() {
             *a >>= n;
         }
         self
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn shl(mut self, n: u32) -> Self {
         for a in self.0.iter_mut() {
             *a <<= n;
         }
         self
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn rows_down(mut self, rows: u32) -> Self {
         for a in self.0.iter_mut() {
             *a = a.rotate_right(16 * rows);
@@ -129,7 +129,7 @@ impl<const L: usize> Word for Lanes<L> {
     }
 
     /// Each 16-bit group rotated right by 4·`cols` bits: column c + cols moves to column c.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn cols_on(mut self, cols: u32) -> Self {
         let s = 4 * (cols % 4);
         if s == 0 {
@@ -148,7 +148,7 @@ impl<const L: usize> Word for Lanes<L> {
 type Planes<W> = [W; 8];
 
 /// Swaps the bit groups selected by `mask` between `a >> shift` and `b` (every lane).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn swap_move<W: Word>(a: &mut W, b: &mut W, mask: u64, shift: u32) {
     let t = (a.shr(shift) ^ *b) & W::splat(mask);
     *b = *b ^ t;
@@ -156,7 +156,7 @@ fn swap_move<W: Word>(a: &mut W, b: &mut W, mask: u64, shift: u32) {
 }
 
 /// Swaps, inside each lane, the bits selected by `mask` with those `shift` above them.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn delta_swap<W: Word>(x: W, mask: u64, shift: u32) -> W {
     let t = (x.shr(shift) ^ x) & W::splat(mask);
     x ^ t ^ t.shl(shift)
@@ -165,7 +165,7 @@ fn delta_swap<W: Word>(x: W, mask: u64, shift: u32) -> W {
 /// Transposes 8 words of 8 bytes per lane: index a bit by (word k, byte j, bit b); the
 /// three swap-move stages exchange b and k, so afterwards word b holds at bit 8j + k what
 /// was bit b of byte j of word k. An involution: the same call transposes back.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn transpose<W: Word>(w: &mut [W; 8]) {
     for i in [0, 2, 4, 6] {
         let (lo, hi) = w.split_at_mut(i + 1);
@@ -189,7 +189,7 @@ fn transpose<W: Word>(w: &mut [W; 8]) {
 /// 8j + k = 16r + 4c + b. Gathering the two columns is two masks and a shift of the
 /// block's halves; the reordering interleaves the two columns bytewise with two delta
 /// swaps (the middle 16-bit pairs, then the middle bytes of each 32-bit half).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn pack<W: Word>(blocks: &[[u8; 16]], p: &mut Planes<W>) {
     const LOW: u64 = 0x0000_0000_ffff_ffff;
     for b in 0..4 {
@@ -211,7 +211,7 @@ fn pack<W: Word>(blocks: &[[u8; 16]], p: &mut Planes<W>) {
 
 /// Unpacks planes into 4·LANES blocks, applying ρ^`shift` (ShiftRows `shift` times):
 /// row r's columns move on by shift·r, on the planes, before the inverse of [`pack`].
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn unpack<W: Word>(p: &Planes<W>, blocks: &mut [[u8; 16]], shift: u32) {
     const LOW: u64 = 0x0000_0000_ffff_ffff;
     let mut w = *p;
@@ -247,7 +247,7 @@ fn unpack<W: Word>(p: &Planes<W>, blocks: &mut [[u8; 16]], shift: u32) {
 ///
 /// `at(k)` runs at [`SBOX_SLOTS`] points spread over the circuit (stitched work, see
 /// [`Schedule::encrypt_with`]).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn sub_bytes<W: Copy + BitXor<Output = W> + BitAnd<Output = W>>(
     p: &mut [W; 8],
     mut at: impl FnMut(usize),
@@ -388,7 +388,7 @@ pub(crate) const STITCH_POINTS: usize = SBOX_SLOTS + 1;
 pub(crate) const MIN_STITCHED_ROUNDS: usize = 9;
 
 /// MC_j (MixColumns on the diagonals of a state kept ρ^-j-permuted; module docs).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn mix_columns<W: Word>(p: &mut Planes<W>, j: u32) {
     let mut t = [W::default(); 8];
     let mut tp = [W::default(); 8];
@@ -460,7 +460,7 @@ impl<W: Word> Schedule<W> {
     }
 
     /// Encrypts 4·LANES blocks in place.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn encrypt(&self, blocks: &mut [[u8; 16]]) {
         self.encrypt_with(blocks, |_, _| {});
     }
@@ -476,7 +476,7 @@ impl<W: Word> Schedule<W> {
     /// EPYC Zen 3, `gcmkit bench --algorithm aes-128-gcm --sizes 16384 --engine portable`
     /// of the builds before and after; other slot counts measured slower:
     /// docs/perf/engines.md, "portable").
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn encrypt_with(&self, blocks: &mut [[u8; 16]], between: impl FnMut(usize, usize)) {
         let mut p = [W::default(); 8];
         pack(blocks, &mut p);
@@ -486,7 +486,7 @@ impl<W: Word> Schedule<W> {
     }
 
     /// All rounds on packed planes (the caller unpacks with ρ^(rounds mod 4)).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn rounds_on(&self, p: &mut Planes<W>, mut between: impl FnMut(usize, usize)) {
         let add_key = |p: &mut Planes<W>, k: &Planes<W>| {
             for (x, y) in p.iter_mut().zip(k.iter()) {

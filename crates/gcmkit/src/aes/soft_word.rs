@@ -33,7 +33,7 @@ pub(crate) type SimdWord = crate::aes::soft::Lanes<1>;
 macro_rules! register_bit_ops {
     ($word:ident, $zero:expr, $xor:ident, $and:ident) => {
         impl Default for $word {
-            #[cfg_attr(not(gcmkit_o0), inline(always))]
+            #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
             fn default() -> Self {
                 // SAFETY: see the module's SAFETY note.
                 $word(unsafe { $zero })
@@ -42,7 +42,7 @@ macro_rules! register_bit_ops {
 
         impl core::ops::BitXor for $word {
             type Output = Self;
-            #[cfg_attr(not(gcmkit_o0), inline(always))]
+            #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
             fn bitxor(self, o: Self) -> Self {
                 // SAFETY: see the module's SAFETY note.
                 $word(unsafe { $xor(self.0, o.0) })
@@ -51,7 +51,7 @@ macro_rules! register_bit_ops {
 
         impl core::ops::BitAnd for $word {
             type Output = Self;
-            #[cfg_attr(not(gcmkit_o0), inline(always))]
+            #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
             fn bitand(self, o: Self) -> Self {
                 // SAFETY: see the module's SAFETY note.
                 $word(unsafe { $and(self.0, o.0) })
@@ -74,7 +74,7 @@ mod arm {
 
     impl Word for NeonWord {
         const LANES: usize = 2;
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn rows_down(self, rows: u32) -> Self {
             // SAFETY: see the module's SAFETY note. SLI (shift left and insert) puts the
             // bits shifted out on the right back on the left: a rotation in two ops.
@@ -87,7 +87,7 @@ mod arm {
                 }
             })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn cols_on(self, cols: u32) -> Self {
             // SAFETY: see the module's SAFETY note. Each u16 rotated right by 4·cols.
             NeonWord(unsafe {
@@ -100,7 +100,7 @@ mod arm {
                 })
             })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn lane(self, l: usize) -> u64 {
             // SAFETY: see the module's SAFETY note.
             unsafe {
@@ -111,7 +111,7 @@ mod arm {
                 }
             }
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn set_lane(&mut self, l: usize, v: u64) {
             // SAFETY: see the module's SAFETY note.
             self.0 = unsafe {
@@ -122,17 +122,17 @@ mod arm {
                 }
             };
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn splat(v: u64) -> Self {
             // SAFETY: see the module's SAFETY note.
             NeonWord(unsafe { vdupq_n_u64(v) })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn shr(self, n: u32) -> Self {
             // SAFETY: see the module's SAFETY note. USHL by a negative count shifts right.
             NeonWord(unsafe { vshlq_u64(self.0, vdupq_n_s64(-(n as i64))) })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn shl(self, n: u32) -> Self {
             // SAFETY: see the module's SAFETY note.
             NeonWord(unsafe { vshlq_u64(self.0, vdupq_n_s64(n as i64)) })
@@ -153,7 +153,7 @@ mod x86 {
     register_bit_ops!(Sse2Word, _mm_setzero_si128(), _mm_xor_si128, _mm_and_si128);
 
     /// Each 16-bit element rotated right by S bits (S + R = 16).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn rot16<const S: i32, const R: i32>(x: __m128i) -> __m128i {
         // SAFETY: see the module's SAFETY note.
         unsafe { _mm_or_si128(_mm_srli_epi16::<S>(x), _mm_slli_epi16::<R>(x)) }
@@ -161,7 +161,7 @@ mod x86 {
 
     impl Word for Sse2Word {
         const LANES: usize = 2;
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn rows_down(self, rows: u32) -> Self {
             // SAFETY: see the module's SAFETY note.
             Sse2Word(unsafe {
@@ -175,7 +175,7 @@ mod x86 {
                 }
             })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn cols_on(self, cols: u32) -> Self {
             Sse2Word(match cols % 4 {
                 0 => self.0,
@@ -184,7 +184,7 @@ mod x86 {
                 _ => rot16::<12, 4>(self.0),
             })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn lane(self, l: usize) -> u64 {
             // SAFETY: see the module's SAFETY note.
             unsafe {
@@ -196,22 +196,22 @@ mod x86 {
                 _mm_cvtsi128_si64(x) as u64
             }
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn splat(v: u64) -> Self {
             // SAFETY: see the module's SAFETY note.
             Sse2Word(unsafe { _mm_set1_epi64x(v as i64) })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn shr(self, n: u32) -> Self {
             // SAFETY: see the module's SAFETY note.
             Sse2Word(unsafe { _mm_srl_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn shl(self, n: u32) -> Self {
             // SAFETY: see the module's SAFETY note.
             Sse2Word(unsafe { _mm_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn set_lane(&mut self, l: usize, v: u64) {
             let (lo, hi) = if l == 0 {
                 (v, self.lane(1))

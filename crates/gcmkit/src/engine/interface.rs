@@ -76,63 +76,63 @@ macro_rules! kernel_list {
                 = crate::engine::kernels::gcm::gcm_small::<V, true>,
                 portable {};
             /// AES-GCM encryption of a one-block message without AAD (see `Kernels::gcm_small`).
-            [gcm_one_seal_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_one_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
+            [gcm_one_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
                 portable {};
             /// AES-GCM decryption of a one-block message without AAD (see `Kernels::gcm_small`).
-            [gcm_one_open_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_one_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
+            [gcm_one_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
                 portable {};
             /// AES-GCM encryption of exactly one whole block without AAD, the block in
             /// registers (see `Kernels::gcm_small`).
-            [gcm_one16_seal_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_one16_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
+            [gcm_one16_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one16::<V, false>,
                 portable {};
             /// AES-GCM decryption of exactly one whole block without AAD (see
             /// `Kernels::gcm_small`).
-            [gcm_one16_open_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_one16_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
+            [gcm_one16_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
                 = crate::engine::kernels::gcm_one::gcm_one16::<V, true>,
                 portable {};
             /// AES-GCM encryption of up to four blocks with up to one block of AAD (see
             /// `Kernels::gcm_small`).
-            [gcm_few_seal_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_few_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+            [gcm_few_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_few_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_few::gcm_few::<V, false>,
                 portable {};
             /// AES-GCM decryption of up to four blocks with up to one block of AAD (see
             /// `Kernels::gcm_small`). The four methods are inlined into `Kernels::gcm_small`:
             /// out of line, a decryption's was a call of its own, its `Option` returned
             /// through memory.
-            [gcm_few_open_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_few_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
+            [gcm_few_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_few_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
                 = crate::engine::kernels::gcm_few::gcm_few::<V, true>,
                 portable {};
             /// AES-GCM encryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
             /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
-            [gcm_mid_seal_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_mid_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
+            [gcm_mid_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, false>,
                 portable {};
             /// AES-GCM decryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
             /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
-            [gcm_mid_open_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
+            [gcm_mid_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
-            [siv_small_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_small_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel for 9 to `Simd::SIV_TINY_BLOCKS`
             /// data blocks (see `Kernels::siv_small`).
-            [siv_tiny_upper_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn siv_tiny_upper(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_tiny_upper_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_tiny_upper(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_tiny_upper::<V>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel on the engine's single-block
             /// vectors (see `Kernels::siv_small`).
             #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // avx512 only
-            [siv_small_blocks_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn siv_small_blocks(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_small_blocks_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small_blocks(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small_blocks::<V>,
                 portable {};
             /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
             /// source into the destination (see `Kernels::siv_whole`).
-            [siv_large_kernel #[cfg_attr(not(gcmkit_o0), inline(always))]] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
+            [siv_large_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_large::<V, N, MAXW>,
                 portable {};
             /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).

@@ -32,7 +32,7 @@ pub(crate) struct MessageKey<V: Simd> {
 
 impl<V: Simd> MessageKey<V> {
     /// Unwritten storage (no stores: nothing is zero-filled).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn new(cpu: V::Cpu) -> Self {
         const {
             // The wipe's stores: `V`s at multiples of its size from the 64-aligned start,
@@ -50,7 +50,7 @@ impl<V: Simd> MessageKey<V> {
     }
 
     /// The writer of this storage's table (see the module docs).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn writer(&mut self) -> Writer<'_, V> {
         Writer {
             key: self,
@@ -63,7 +63,7 @@ impl<V: Simd> Drop for MessageKey<V> {
     /// Zeroes the whole storage with volatile `V` stores (16 for a 512-bit engine,
     /// instead of 128 8-byte ones), the last bytes with 16-byte ones, then a fence so that
     /// neither is dropped or moved past later code.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn drop(&mut self) {
         let base = self.key.as_mut_ptr().cast::<u8>();
         let n = size_of::<HashKey>();
@@ -101,7 +101,7 @@ impl<'a, V: Simd> Writer<'a, V> {
 
     /// Pointers to element 0 of `desc` and `kara` (no reference to the storage's
     /// possibly unwritten fields is made).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn tables(&mut self) -> (*mut u128, *mut u128) {
         let p = self.key.key.as_mut_ptr();
         // SAFETY: `p` points to the storage of a `HashKey`; `&raw mut` of its fields makes
@@ -110,13 +110,13 @@ impl<'a, V: Simd> Writer<'a, V> {
     }
 
     /// Element offset of vector `j`.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn at(j: usize) -> usize {
         POWERS - V::LANES * (j + 1)
     }
 
     /// Stores vector `j` (below [`Self::VECTORS`]) of `desc` and its helper in `kara`.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store(&mut self, j: usize, h: V, helper: V) {
         assert!(j < Self::VECTORS);
         let (desc, kara) = self.tables();
@@ -130,7 +130,7 @@ impl<'a, V: Simd> Writer<'a, V> {
 
     /// Appends the next vector of powers (the first holds H^LANES..H^1), and its Karatsuba
     /// helper (hi64 xor lo64 in both halves of each lane).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn push(&mut self, h: V) {
         self.store(self.pushed, h, h.xor(h.swap64()));
         self.pushed += 1;
@@ -138,7 +138,7 @@ impl<'a, V: Simd> Writer<'a, V> {
 
     /// The key: the vectors below the pushed ones zeroed (in both tables), `count` the
     /// pushed powers, the given flavor. At least one vector must have been pushed.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn finish(mut self, flavor: Flavor) -> &'a HashKey {
         assert!(self.pushed > 0);
         let zero = V::zero(self.key.cpu);

@@ -84,7 +84,7 @@ impl<'a> Data<'a> {
     }
 
     /// Bytes to process (a `Copy` pair of unequal lengths is cut to the shorter).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn len(&self) -> usize {
         match self {
             Data::InPlace(b) => b.len(),
@@ -97,7 +97,7 @@ impl<'a> Data<'a> {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(dead_code)
     )]
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn range(&mut self, start: usize, n: usize) -> Data<'_> {
         let r = start..start + n;
         match self {
@@ -111,7 +111,7 @@ impl<'a> Data<'a> {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(dead_code)
     )]
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn tail(self, off: usize) -> Data<'a> {
         let len = self.len();
         match self {
@@ -125,7 +125,7 @@ impl<'a> Data<'a> {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(dead_code)
     )]
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn output(&self) -> &[u8] {
         match self {
             Data::InPlace(b) => b,
@@ -134,7 +134,7 @@ impl<'a> Data<'a> {
     }
 
     /// A shorter-lived view of the same data.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn reborrow(&mut self) -> Data<'_> {
         match self {
             Data::InPlace(b) => Data::InPlace(b),
@@ -143,7 +143,7 @@ impl<'a> Data<'a> {
     }
 
     /// The source: the buffer itself in place.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn src(&self) -> &[u8] {
         match self {
             Data::InPlace(b) => b,
@@ -152,7 +152,7 @@ impl<'a> Data<'a> {
     }
 
     /// The destination buffer.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn dst(&mut self) -> &mut [u8] {
         match self {
             Data::InPlace(b) => b,
@@ -175,7 +175,7 @@ pub(crate) struct Block16<'a> {
 
 impl<'a> Block16<'a> {
     /// `data` as one block, if both its sides are exactly 16 bytes long.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn new(data: &'a mut Data<'_>) -> Option<Self> {
         let (src, dst): (*const [u8; 16], *mut [u8; 16]) = match data {
             Data::InPlace(b) => {
@@ -196,7 +196,7 @@ impl<'a> Block16<'a> {
     }
 
     /// The input block (read it before [`Self::write`]: in place, the two are one).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn read(&self) -> [u8; 16] {
         // SAFETY: `src` came from a 16-byte slice of the `Data` this value borrows (`new`),
         // so it is valid for reads for as long as `self` lives; `[u8; 16]` has alignment 1.
@@ -204,7 +204,7 @@ impl<'a> Block16<'a> {
     }
 
     /// Writes the output block.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn write(self, out: [u8; 16]) {
         // SAFETY: `dst` came from a 16-byte `&mut` of the `Data` this value borrows
         // mutably (`new`), so it is valid for writes and nothing else reads it meanwhile.
@@ -572,7 +572,7 @@ impl Kernels {
     /// call); past four blocks, up to the engine's `Simd::GCM_MID_BLOCKS`, the wide-vector
     /// `kernels::gcm_mid`; else, up to `gcm::SMALL_DATA` bytes, the general
     /// `kernels::gcm::gcm_small`.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn gcm_small(
         self,
         keys: &RoundKeys,
@@ -670,7 +670,7 @@ impl Kernels {
     /// [`Self::siv_small_fits`]), or `None` on the portable engine. With
     /// `received`, decrypts in place and returns the tag of the plaintext (the caller
     /// compares); without, encrypts in place and returns the tag.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn siv_small(
         self,
         kgk: &RoundKeys,
@@ -730,7 +730,7 @@ impl Kernels {
     // engine's entry point. AES-256-GCM-SIV, local harness beside haberdashery, Intel f6
     // m167, avx512, alternated: 16 B 177/185 -> 167/177 cycles (enc/dec), 64 B 244/250 ->
     // 237-242/246-252, 576 B decryption 462-467 -> 446-447 (docs/perf/cycles-intel-f6-m167.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn siv_whole(
         self,
         kgk: &RoundKeys,

@@ -63,7 +63,7 @@ pub(crate) trait Simd: Copy {
     /// The token this vector was made with.
     fn cpu(self) -> Self::Cpu;
     /// The single-block type's token from this type's (its features are a subset).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn block_cpu(cpu: Self::Cpu) -> <Self::Block as Simd>::Cpu {
         cpu.into()
     }
@@ -81,14 +81,14 @@ pub(crate) trait Simd: Copy {
     unsafe fn store_ptr(self, p: *mut u8);
     /// The first `16 * LANES` bytes of `src` (a shorter slice is an internal error: the
     /// kernels slice whole vectors, so the check folds away).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load(cpu: Self::Cpu, src: &[u8]) -> Self {
         let src = &src[..16 * Self::LANES];
         // SAFETY: `src` is exactly 16·LANES readable bytes (the slice above).
         unsafe { Self::load_ptr(cpu, src.as_ptr()) }
     }
     /// Stores into the first `16 * LANES` bytes of `dst`.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store(self, dst: &mut [u8]) {
         let dst = &mut dst[..16 * Self::LANES];
         // SAFETY: `dst` is exactly 16·LANES writable bytes (the slice above).
@@ -96,14 +96,14 @@ pub(crate) trait Simd: Copy {
     }
     /// The first `LANES` elements of `src`, one per lane (their little-endian bytes: both
     /// targets are little-endian, so a `u128` in memory is its little-endian form).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_elems(cpu: Self::Cpu, src: &[u128]) -> Self {
         let src = &src[..Self::LANES];
         // SAFETY: `src` is LANES u128s = 16·LANES readable bytes (the slice above).
         unsafe { Self::load_ptr(cpu, src.as_ptr().cast()) }
     }
     /// Stores the vector into the first `LANES` elements of `dst`, one per lane.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_elems(self, dst: &mut [u128]) {
         let dst = &mut dst[..Self::LANES];
         // SAFETY: `dst` is LANES u128s = 16·LANES writable bytes (the slice above).
@@ -111,12 +111,12 @@ pub(crate) trait Simd: Copy {
     }
     /// A hint to bring the cache line holding `p` into L1 (no load, never faults: `p`
     /// may lie past the data). The default does nothing.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn prefetch(_p: *const u8) {}
     /// All of `src` (`src.len()` < 16·LANES), the rest of the vector zero; never reads
     /// past it. A backend with masked loads overrides this; the default copies through a
     /// stack buffer (wiped afterwards: it held data).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_partial(cpu: Self::Cpu, src: &[u8]) -> Self {
         if Self::LANES == 1 {
             // One block: assembled in general-purpose registers from 8-, 4-, 2- and 1-byte
@@ -133,7 +133,7 @@ pub(crate) trait Simd: Copy {
         v
     }
     /// Stores the first `dst.len()` < 16·LANES bytes of the vector (nothing past `dst`).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {
         if Self::LANES == 1 {
             write_le_partial(self.to_u128(), dst);
@@ -146,7 +146,7 @@ pub(crate) trait Simd: Copy {
         crate::secret::wipe::wipe_bytes(&mut b);
     }
     /// `x` (little-endian bytes) in every lane.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn from_u128(cpu: Self::Cpu, x: u128) -> Self {
         Self::broadcast(cpu, Self::Block::load_elems(Self::block_cpu(cpu), &[x]))
     }
@@ -154,7 +154,7 @@ pub(crate) trait Simd: Copy {
     /// from memory): a backend moves it without a trip through memory where it can. The
     /// default spills it, as two 8-byte stores that a 16-byte load cannot store-forward
     /// (about 15 cycles, on the per-message paths that build a block as an integer).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn from_u128_computed(cpu: Self::Cpu, x: u128) -> Self {
         Self::from_u128(cpu, x)
     }
@@ -163,12 +163,12 @@ pub(crate) trait Simd: Copy {
     /// from its store, where one 16-byte load would wait for both stores to reach the
     /// cache, and with them for everything before them to retire. For the one-block types
     /// (`Simd::Block`; the default loads a whole vector).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_halves(cpu: Self::Cpu, block: &[u8; 16]) -> Self {
         Self::load(cpu, block)
     }
     /// Lane 0 as a little-endian integer.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn to_u128(self) -> u128 {
         u128::from_le_bytes(self.to_bytes())
     }
@@ -177,7 +177,7 @@ pub(crate) trait Simd: Copy {
     /// as two 8-byte halves, which the caller's 16-byte reload cannot forward from
     /// (AES-128-GCM avx2 encryption at 512 B 401-410 -> 383-395 cycles on Zen 3 with
     /// this store, docs/perf/cycles-amd-f25-m1.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn to_bytes(self) -> [u8; 16] {
         let mut out = [0u8; 16];
         self.lane0().store(&mut out);
@@ -232,13 +232,13 @@ pub(crate) trait Simd: Copy {
     /// interleaved round by round; the default does nothing. `Xmm` overrides it (with 16
     /// registers the compiler regrouped the chains) and `Zmm` too (the compiler put the
     /// whole hash first, then the chains one after another).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         self
     }
     /// This ISA's AES key schedule into `rk` (the fused AES-GCM-SIV kernel expands its
     /// per-nonce key inline). The single-block type must override it.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn expand_key_into(cpu: Self::Cpu, key: &[u8], rk: &mut RoundKeys) -> Result<(), Error> {
         Self::Block::expand_key_into(Self::block_cpu(cpu), key, rk)
     }
@@ -248,7 +248,7 @@ pub(crate) trait Simd: Copy {
     /// reloaded, and the 16-byte loads of the key's 8-byte halves cannot be
     /// store-forwarded), or `None` where the backend has no register schedule (the caller
     /// then uses [`Self::expand_key_into`]). Unused slots are zero.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn expand_in_registers(lo: Self::Block, hi: Option<Self::Block>) -> Option<[Self::Block; 15]> {
         // A wide type asks its single-block type; a single-block type without an
         // override has no register schedule.
@@ -262,7 +262,7 @@ pub(crate) trait Simd: Copy {
 
 /// The bytes of `b` (fewer than 16) as a little-endian integer, the rest zero: 8-, 4-, 2-
 /// and 1-byte pieces chosen by the (public) length's bits; no call, no memory round trip.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn read_le_partial(b: &[u8]) -> u128 {
     let (mut x, mut off) = (0u128, 0usize);
     let n = b.len() & 15;
@@ -286,7 +286,7 @@ fn read_le_partial(b: &[u8]) -> u128 {
 
 /// The first `out.len()` (fewer than 16) bytes of `x`, little-endian, into `out`, in the
 /// pieces [`read_le_partial`] reads.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn write_le_partial(x: u128, out: &mut [u8]) {
     let bytes = x.to_le_bytes();
     let n = out.len() & 15;
@@ -300,7 +300,7 @@ fn write_le_partial(x: u128, out: &mut [u8]) {
 }
 
 /// `N` bytes of `b` from `off` (the caller's length bits keep it in bounds).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn piece<const N: usize>(b: &[u8], off: usize) -> [u8; N] {
     let mut p = [0u8; N];
     p.copy_from_slice(&b[off..off + N]);
@@ -315,7 +315,7 @@ macro_rules! single_lane_identities {
     () => {
         const LANES: usize = 1;
         type Block = Self;
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn expand_key_into(
             cpu: Self::Cpu,
             key: &[u8],
@@ -326,23 +326,23 @@ macro_rules! single_lane_identities {
             // engine's table, which has every feature `keys::expand_into` is compiled with.
             unsafe { super::keys::expand_into(key, rk) }
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn broadcast(_: Self::Cpu, b: Self) -> Self {
             b
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn from_lane0(_: Self::Cpu, b: Self) -> Self {
             b
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn lane0(self) -> Self {
             self
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn fold_lanes(self) -> Self {
             self
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn lane_offsets(cpu: Self::Cpu) -> Self {
             // One lane: offset 0.
             Self::zero(cpu)
@@ -358,7 +358,7 @@ pub(crate) use single_lane_identities;
 /// features, and the intrinsics in it would become calls.)
 macro_rules! one_op {
     ($($name:ident($x:ident $(, $o:ident)*) => $e:expr;)+) => {$(
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn $name(self, $($o: Self),*) -> Self {
             let $x = self.0;
             $(let $o = $o.0;)*
@@ -372,7 +372,7 @@ macro_rules! one_op {
 /// The constructors from a token and a value of the register type: `name(cpu, n) = f(n)`.
 macro_rules! from_token {
     ($($name:ident($($n:ident: $t:ty),*) => $e:expr;)+) => {$(
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn $name(cpu: Self::Cpu, $($n: $t),*) -> Self {
             // SAFETY: `cpu` exists only after detection of this type's engine's feature
             // table, and that table has this intrinsic's features.
@@ -397,16 +397,16 @@ pub(crate) struct Unaligned<R>(pub(crate) R);
 /// `mem::zeroed` left no call in the debug-assertions IR build that found the loads).
 macro_rules! register_memory {
     () => {
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn zero(cpu: Self::Cpu) -> Self {
             // SAFETY: a SIMD register type is plain bits: all-zero is a valid value.
             Self(unsafe { core::mem::zeroed() }, cpu)
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn cpu(self) -> Self::Cpu {
             self.1
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         unsafe fn load_ptr(cpu: Self::Cpu, p: *const u8) -> Self {
             // SAFETY: the caller guarantees 16·LANES readable bytes at `p`; the place has
             // alignment 1 and the register type is plain bits (every value valid).
@@ -415,7 +415,7 @@ macro_rules! register_memory {
                 cpu,
             )
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         unsafe fn store_ptr(self, p: *mut u8) {
             // SAFETY: the caller guarantees 16·LANES writable bytes at `p`; the place has
             // alignment 1. The register was made under the token `self` carries.
@@ -432,7 +432,7 @@ pub(crate) use register_memory;
 
 /// Overwrites vectors that held key material (powers of H, round keys) before their stack
 /// slots are reused: volatile stores of zero, which the compiler may not drop.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn wipe_vectors<V: Simd>(v: &mut [V]) {
     let Some(first) = v.first() else { return };
     let zero = V::zero(first.cpu());

@@ -41,7 +41,7 @@ const M4: [u64; 4] = [
 struct Residues([u64; 4]);
 
 impl Residues {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn of(a: u64) -> Self {
         Self::with_masks(a, &M4)
     }
@@ -50,7 +50,7 @@ impl Residues {
     /// is an opaque copy in memory, so each mask is an AND's memory operand: as
     /// constants, the compiler rematerialized them (64-bit immediates, one instruction
     /// each) under register pressure.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn with_masks(a: u64, m: &[u64; 4]) -> Self {
         Residues([a & m[0], a & m[1], a & m[2], a & m[3]])
     }
@@ -65,7 +65,7 @@ struct ResidueSum([u64; 4]);
 
 impl ResidueSum {
     /// Adds the low 64 bits of x·y (carry-less): the 16 residue-pair products.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn add(&mut self, x: &Residues, y: &Residues) {
         let (x, y, z) = (&x.0, &y.0, &mut self.0);
         z[0] ^= x[0].wrapping_mul(y[0])
@@ -87,7 +87,7 @@ impl ResidueSum {
     }
 
     /// The sum's low 64 bits.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn value(self) -> u64 {
         let z = self.0;
         (z[0] & M4[0]) | (z[1] & M4[1]) | (z[2] & M4[2]) | (z[3] & M4[3])
@@ -98,7 +98,7 @@ impl ResidueSum {
 /// the halves a0, a1 and their sum a0 + a1 (for the low, high and middle products), each
 /// followed by its bit reversal (for that product's high half). Part k of a is multiplied
 /// with part k of b; [`PARTS`] partial products make one field product.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn parts_of(a: u128) -> [u64; PARTS] {
     let (a0, a1) = (a as u64, (a >> 64) as u64);
     let (r0, r1) = (a0.reverse_bits(), a1.reverse_bits());
@@ -111,7 +111,7 @@ fn parts_of(a: u128) -> [u64; PARTS] {
 pub(crate) const PARTS: usize = 6;
 
 /// The 128-bit carry-less product (sum) from its low half and its reversed high half.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn finish(lo: ResidueSum, rev_hi: ResidueSum) -> u128 {
     (((rev_hi.value().reverse_bits() >> 1) as u128) << 64) | lo.value() as u128
 }
@@ -133,7 +133,7 @@ fn clmul64(a: u64, b: u64) -> u128 {
 struct SplitElement([Residues; PARTS]);
 
 impl SplitElement {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn of(a: u128) -> Self {
         SplitElement(parts_of(a).map(Residues::of))
     }
@@ -162,7 +162,7 @@ impl Wide {
     }
 
     /// Adds the product a·b with b already split.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn add_split(&mut self, a: u128, b: &SplitElement, m: &[u64; 4]) {
         for (k, a_k) in parts_of(a).into_iter().enumerate() {
             self.add_part(k, a_k, b, m);
@@ -170,7 +170,7 @@ impl Wide {
     }
 
     /// Adds partial product `k` of a·b, given part `k` of a (`parts_of`).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn add_part(&mut self, k: usize, a_k: u64, b: &SplitElement, m: &[u64; 4]) {
         self.0[k].add(&Residues::with_masks(a_k, m), &b.0[k]);
     }
@@ -256,7 +256,7 @@ impl Powers {
 
     /// Block `i` of a batch as a field element, with the running `acc` added into block 0
     /// (GHASH's X_i = (X_(i-1) + C_i)·H, aggregated over the batch).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn block_in(&self, i: usize, block: &[u8; 16], acc: u128) -> u128 {
         let x = self.flavor.load(block);
         if i == 0 {
@@ -309,7 +309,7 @@ pub(crate) struct BatchHash<'a, const N: usize> {
 impl<'a, const N: usize> BatchHash<'a, N> {
     /// Hashing of the batch `src` (N blocks) into `acc`; `None` unless `powers` holds
     /// exactly N split powers (`batch_blocks() == N`).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn new(powers: &'a Powers, src: &'a [[u8; 16]; N], acc: u128) -> Option<Self> {
         (powers.batch_blocks() == N).then_some(BatchHash {
             powers,
@@ -322,7 +322,7 @@ impl<'a, const N: usize> BatchHash<'a, N> {
 
     /// Slot `k` (< [`PARTS`]) of block `i` (< N): slot 0 loads and splits the block, each
     /// slot adds one partial product. Other indices are ignored.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn slot(&mut self, i: usize, k: usize) {
         let p = self.powers;
         let (Some(block), Some(power)) = (self.src.get(i), p.split.get(i)) else {
@@ -337,7 +337,7 @@ impl<'a, const N: usize> BatchHash<'a, N> {
     }
 
     /// The new accumulator (every slot of every block must have run).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn finish(self) -> u128 {
         self.w.reduce()
     }

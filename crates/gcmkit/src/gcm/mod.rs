@@ -149,7 +149,7 @@ impl GcmKey {
     }
 
     /// The round-one table, if the key has one.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn round_one(&self) -> Option<&RoundOne> {
         #[cfg(feature = "alloc")]
         {
@@ -237,7 +237,7 @@ impl GcmKey {
     /// skipping them here changes no outcome. Inlined into both, so that a small message
     /// costs the lengths' tests, one dispatch and the kernel (about 200 instructions of
     /// checks, `Result` and `Option` plumbing and calls between layers went before).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn small96(
         &self,
         iv: &[u8],
@@ -275,7 +275,7 @@ impl GcmKey {
 
     /// Y0 for the engine: the block, how this IV's counter advances, and the key's
     /// round-one table.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn start<'a>(&'a self, iv: &[u8], y0: &'a [u8; 16]) -> crate::engine::Y0<'a> {
         crate::engine::Y0 {
             kind: Self::counter_kind(iv),
@@ -306,7 +306,7 @@ impl GcmKey {
     /// Inlined: called out of line, it copied its `Data` argument with 16-byte loads of
     /// the caller's 8-byte stores, a failed store forwarding before every message's
     /// kernel (perf annotate, AES-128-GCM decrypt_into at 128 B; docs/perf/refactor-26.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn full_tag(
         &self,
         iv: &[u8],

@@ -12,13 +12,13 @@
 /// array on the stack with three stores and read it back with one 16-byte load, which
 /// the core cannot forward from narrower stores (at the head of every AES-GCM-SIV
 /// message; `objdump -d` of the avx512 `siv_large`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn derive_key_input0(nonce: &[u8; 12]) -> u128 {
     super::siv::nonce_u128(nonce) << 32
 }
 
 /// RFC 8452 sec. 4, DeriveKey's inputs: LE32(i) || N for i = 0..5 (AES-128 uses 0..3).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn derive_key_inputs(nonce: &[u8; 12]) -> [[u8; 16]; 6] {
     let first = derive_key_input0(nonce);
     let mut blocks = [[0u8; 16]; 6];
@@ -32,7 +32,7 @@ pub(crate) fn derive_key_inputs(nonce: &[u8; 12]) -> [[u8; 16]; 6] {
 /// 8 bytes (low 64 bits) of each, blocks 0-1 the POLYVAL key, blocks 2-3 (AES-128), 2-4
 /// (AES-192) or 2-5 (AES-256) the encryption key (its first 16, 24 or 32 bytes:
 /// [`enc_key_len`]). Returns (auth, enc bytes 0..16, enc bytes 16..32), little-endian.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn derived_keys_u128(blocks: &[u128; 6]) -> (u128, u128, u128) {
     let half = |lo: u128, hi: u128| (lo & u128::from(u64::MAX)) | hi << 64;
     (
@@ -43,7 +43,7 @@ pub(crate) fn derived_keys_u128(blocks: &[u128; 6]) -> (u128, u128, u128) {
 }
 
 /// [`derived_keys_u128`] on byte blocks: (auth key, encryption key bytes).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn derived_keys(blocks: &[[u8; 16]; 6]) -> ([u8; 16], [u8; 32]) {
     let mut b = [0u128; 6];
     for (x, block) in b.iter_mut().zip(blocks) {
@@ -57,7 +57,7 @@ pub(crate) fn derived_keys(blocks: &[[u8; 16]; 6]) -> ([u8; 16], [u8; 32]) {
 }
 
 /// Bytes of the derived encryption key: the key-generating key's size.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn enc_key_len(kgk_bits: usize) -> usize {
     kgk_bits / 8
 }

@@ -17,7 +17,7 @@ pub(crate) fn length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
 /// every older store: with the nonce made per call (gcmkit-bench's `Nonces::next`),
 /// bytes 4-11 read as one 8-byte load cost AES-256-GCM-SIV encryption about 100 cycles
 /// per message (docs/perf/cycles-intel-f6-m207.md, "The bench's AES-GCM-SIV figures").
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn nonce_u128(nonce: &[u8; 12]) -> u128 {
     let [a, b, c, d, e, f, g, h, i, j, k, l] = *nonce;
     let lo = u64::from_le_bytes([a, b, c, d, e, f, g, h]) as u128;
@@ -29,33 +29,33 @@ pub(crate) fn nonce_u128(nonce: &[u8; 12]) -> u128 {
 const TOP: u128 = 1 << 127;
 
 /// [`tag_input`] on little-endian integers (for kernels that keep the hash in registers).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn tag_input_u128(hash: u128, nonce: &[u8; 12]) -> u128 {
     (hash ^ nonce_u128(nonce)) & !TOP
 }
 
 /// The tag PRF's input S: the hash value xor the nonce (bytes 0..11), with bit 127
 /// cleared (RFC 8452; the GCM-SIV (2015) variants that mask do the same).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn tag_input(hash: [u8; 16], nonce: &[u8; 12]) -> [u8; 16] {
     tag_input_u128(u128::from_le_bytes(hash), nonce).to_le_bytes()
 }
 
 /// [`first_counter`] on a little-endian integer.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn first_counter_u128(tag: u128) -> u128 {
     tag | TOP
 }
 
 /// AES-GCM-SIV's first counter block: the tag with bit 127 set.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn first_counter(tag: &[u8; 16]) -> [u8; 16] {
     first_counter_u128(u128::from_le_bytes(*tag)).to_le_bytes()
 }
 
 /// The tag PRF's input: the hash value xor the nonce, bit 127 cleared when `mask`
 /// (AES-GCM-SIV and the one-/two-key GCM-SIV (2015); the three-key variant forces none).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn prf_input(hash: [u8; 16], nonce: &[u8; 12], mask: bool) -> [u8; 16] {
     if mask {
         tag_input(hash, nonce)
@@ -71,7 +71,7 @@ pub(crate) fn prf_input(hash: [u8; 16], nonce: &[u8; 12], mask: bool) -> [u8; 16
 /// The first counter block from the tag: bit 127 set when `mask`, and for
 /// [`CounterInit::IndexInLowBits`] the low k bits cleared (the Le32 counter then adds the
 /// block index, which stays below 2^k, so no carry leaves those bits).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn counter_block(tag: &[u8; 16], mask: bool, counter: CounterInit) -> [u8; 16] {
     let mut c = if mask { first_counter(tag) } else { *tag };
     if let CounterInit::IndexInLowBits(k) = counter {

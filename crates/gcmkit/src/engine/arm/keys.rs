@@ -14,7 +14,7 @@ const RCON: [u32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0
 ///
 /// # Safety
 /// The CPU must have the AES extension (called only from `expand_into`, which enables it).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn sub_word(w: u32) -> u32 {
     // SAFETY: register-only NEON/AES intrinsics under the caller's target features.
     unsafe {

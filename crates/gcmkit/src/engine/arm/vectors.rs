@@ -29,7 +29,7 @@ pub(crate) struct Neon(uint8x16_t, armv8::Cpu);
 ///
 /// # Safety
 /// NEON must be available (called only inside the blocks below, under their token).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn q64(v: uint8x16_t) -> uint64x2_t {
     // SAFETY: register-only NEON, this function's contract.
     unsafe { vreinterpretq_u64_u8(v) }
@@ -39,7 +39,7 @@ unsafe fn q64(v: uint8x16_t) -> uint64x2_t {
 ///
 /// # Safety
 /// NEON must be available.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn one_dword<const LANE: i32>(n: i32) -> uint8x16_t {
     // SAFETY: register-only NEON, this function's contract.
     unsafe { vreinterpretq_u8_u32(vsetq_lane_u32::<LANE>(n as u32, vdupq_n_u32(0))) }
@@ -68,12 +68,12 @@ impl Simd for Neon {
         bswap(x) => vextq_u8::<8>(vrev64q_u8(x), vrev64q_u8(x));
         add32(x, o) => vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(x), vreinterpretq_u32_u8(o)));
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn dword0(self) -> u32 {
         // SAFETY: `self` carries the armv8 token (detected NEON).
         unsafe { vgetq_lane_u32::<0>(vreinterpretq_u32_u8(self.0)) }
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn clmul<const IMM: i32>(self, o: Self) -> Self {
         // SAFETY: `self` carries the armv8 token (detected "aes", which is FEAT_AES with
         // FEAT_PMULL).

@@ -42,7 +42,7 @@ pub(super) struct Keys<V> {
     pub(super) rounds: usize,
 }
 
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn keys<V: Simd>(cpu: V::Cpu, rk: &RoundKeys) -> Keys<V> {
     // All 15 slots, whatever the round count (the unused ones hold zeros), with explicit
     // loads and no loop bound: with `take(rounds + 1)` the compiler built the array with
@@ -75,14 +75,14 @@ pub(super) fn keys<V: Simd>(cpu: V::Cpu, rk: &RoundKeys) -> Keys<V> {
 }
 
 /// One round key broadcast to every lane.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn broadcast_key<V: Simd>(cpu: V::Cpu, b: &[u8; 16]) -> V {
     V::broadcast(cpu, V::Block::load(V::block_cpu(cpu), b))
 }
 
 impl<V: Simd> Keys<V> {
     /// The round keys' first lanes (for one block beside the vector batches).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn lane0(&self) -> Keys<V::Block> {
         // An index loop: `array::map` left a call (and a `vzeroupper`) in the kernel.
         let mut k = [self.k[0].lane0(); 15];
@@ -96,7 +96,7 @@ impl<V: Simd> Keys<V> {
     }
 
     /// Overwrites the broadcast round keys (key material) before the stack is reused.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn wipe(&mut self) {
         wipe_vectors(&mut self.k)
     }
@@ -104,7 +104,7 @@ impl<V: Simd> Keys<V> {
 
 /// Encrypts N vectors of blocks in place. Specialized per round count so the rounds
 /// unroll completely (the count is public: it is the key size).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     for x in s.iter_mut() {
         *x = x.xor(keys.k[0]);
@@ -113,7 +113,7 @@ pub(super) fn aes_n<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
 }
 
 /// [`aes_n`] on blocks already xored with round key 0.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     match keys.rounds {
         10 => aes_rounds::<V, N, 10>(keys, s),
@@ -123,7 +123,7 @@ pub(super) fn aes_n_whitened<V: Simd, const N: usize>(keys: &Keys<V>, s: &mut [V
 }
 
 /// Rounds 1..=R.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [V; N]) {
     for r in 1..R {
         let k = keys.k[r];
@@ -139,7 +139,7 @@ fn aes_rounds<V: Simd, const N: usize, const R: usize>(keys: &Keys<V>, s: &mut [
 
 /// ECB encryption of a few blocks (H, E(K, Y0), DeriveKey, SIV tags): as many
 /// independent AES chains as there are blocks, up to 8.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn encrypt_blocks<V: Simd>(cpu: V::Cpu, rk: &RoundKeys, blocks: &mut [[u8; 16]]) {
     let mut ks = keys::<V::Block>(V::block_cpu(cpu), rk);
     for group in blocks.chunks_mut(8) {
@@ -153,7 +153,7 @@ pub(crate) fn encrypt_blocks<V: Simd>(cpu: V::Cpu, rk: &RoundKeys, blocks: &mut 
     ks.wipe();
 }
 
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn ecb<B: Simd, const N: usize>(ks: &Keys<B>, group: &mut [[u8; 16]]) {
     let cpu = ks.k[0].cpu();
     let mut s = [B::zero(cpu); N];

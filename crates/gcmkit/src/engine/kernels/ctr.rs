@@ -33,7 +33,7 @@ pub(super) struct Ctr<V> {
 }
 
 impl<V: Simd> Ctr<V> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn new(cpu: V::Cpu, start: CtrStart) -> Self {
         // The block is built as an integer (`Counter::add`, AES-GCM-SIV's tag with its top
         // bit set), in registers or as two 8-byte stores: moved from registers, never
@@ -48,7 +48,7 @@ impl<V: Simd> Ctr<V> {
 
     /// From the first counter block already in a register (the fused AES-GCM-SIV kernel's
     /// counter, made from its tag in registers).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn from_block(cpu: V::Cpu, first: V::Block, kind: Counter) -> Self {
         let be = kind != Counter::Le32;
         let mut c = first;
@@ -61,7 +61,7 @@ impl<V: Simd> Ctr<V> {
     /// From the block `n` steps after `block` (in a register): GCM's first counter after
     /// Y0 made from Y0's register, where a byte increment in memory and a 16-byte reload
     /// would stall the AES chain's start on a failed store forwarding.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn after(cpu: V::Cpu, block: V::Block, kind: Counter, n: i32) -> Self {
         let bc = V::block_cpu(cpu);
         let mut c = block;
@@ -73,7 +73,7 @@ impl<V: Simd> Ctr<V> {
 
     /// Moves the counter `n` blocks on (fewer than a vector's: a short head processed
     /// apart, so the next vector's first lane is the block after it).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn skip(&mut self, n: u32) {
         let cpu = self.step.cpu();
         self.next = self.next.add32(V::splat_dword0(cpu, n as i32));
@@ -81,7 +81,7 @@ impl<V: Simd> Ctr<V> {
     }
 
     /// From the first counter in integer form (see module docs).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn from_integer(cpu: V::Cpu, c: V::Block, kind: Counter) -> Self {
         let be = kind != Counter::Le32;
         Ctr {
@@ -98,7 +98,7 @@ impl<V: Simd> Ctr<V> {
     }
 
     /// The next vector of counter blocks, ready for AES.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn take(&mut self) -> V {
         let c = self.next;
         self.next = c.add32(self.step);
@@ -112,7 +112,7 @@ impl<V: Simd> Ctr<V> {
 
     /// Whether the counter is GCM's big-endian one from a public start (96-bit IVs): the
     /// only kind [`Self::take_batch_round_one`] may read a table for.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn public_be(&self) -> bool {
         self.be && self.public
     }
@@ -124,7 +124,7 @@ impl<V: Simd> Ctr<V> {
     /// counter's value and reads the table at an index made from it, so it is only called
     /// for a public counter ([`Self::public_be`]), on backends whose `Simd::ROUND_ONE` is
     /// set.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn take_batch_round_one<const N: usize>(
         &mut self,
         k0: V,
@@ -150,7 +150,7 @@ impl<V: Simd> Ctr<V> {
 
     /// B for the kept bases: lane 0's counter block with its last byte zero, in every
     /// lane.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn base_block(&self, cpu: V::Cpu) -> V {
         let first = V::broadcast(cpu, self.next.bswap().lane0());
         first.and(V::from_u128(cpu, !(0xff << 120)))
@@ -158,7 +158,7 @@ impl<V: Simd> Ctr<V> {
 
     /// The batch of N vectors `base` xor `row`'s (a table from the counter's last byte
     /// on, its batch not carrying out of that byte), and the counter moved past it.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn batch_from_row<const N: usize>(&mut self, base: V, row: &[u128]) -> [V; N] {
         let cpu = base.cpu();
         let blocks = (N * V::LANES) as u32;
@@ -191,7 +191,7 @@ impl<V: Simd> Ctr<V> {
     /// docs/perf/cycles-intel-f6-m207.md). The choice branches on the counter's value and
     /// the table is read at an index made from it, so it is only made for a public
     /// starting counter (96-bit IVs); `make ct-check` flags it otherwise.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn take_batch<const N: usize>(&mut self, k0: V) -> [V; N] {
         let cpu = k0.cpu();
         let mut s = [V::zero(cpu); N];
@@ -225,7 +225,7 @@ impl<V: Simd> Ctr<V> {
 
 /// Fills `table` with T[v] = AESENC(k0 xor v·e15, AESENC(k0, 0)) for the key `rk`
 /// (`engine::RoundOne` derives it), `V::LANES` entries per instruction.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn round_one_table<V: Simd>(cpu: V::Cpu, rk: &RoundKeys, table: &mut RoundOne) {
     let k0 = broadcast_key::<V>(cpu, &rk.as_blocks()[0]);
     let a = k0.aesenc(V::zero(cpu));
@@ -252,7 +252,7 @@ const fn last_byte() -> [u128; 256] {
 }
 
 /// XORs the counter-mode keystream into `data`; returns the counter after the last block.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn ctr_xor<V: Simd, const N: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -264,7 +264,7 @@ pub(crate) fn ctr_xor<V: Simd, const N: usize>(
 }
 
 /// dst = src XOR keystream from `start`; returns the counter after the last block.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn ctr_xor_io<V: Simd, const N: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -283,7 +283,7 @@ pub(crate) fn ctr_xor_io<V: Simd, const N: usize>(
 }
 
 /// [`ctr_xor_io`] with the round keys already in registers and the counter set up.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn ctr_xor_keys<V: Simd, const N: usize>(ks: &Keys<V>, mut c: Ctr<V>, mut io: Data<'_>) {
     let (vb, wb) = (16 * V::LANES, 16 * V::LANES * N);
     let len = io.len();
@@ -309,7 +309,7 @@ pub(super) fn ctr_xor_keys<V: Simd, const N: usize>(ks: &Keys<V>, mut c: Ctr<V>,
 
 /// dst = src xor the next G vectors of keystream, for `io.len()` <= 16·LANES·G bytes (the
 /// last vector may be partial: masked load and store on AVX-512).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Data<'_>) {
     let mut s = c.take_batch::<G>(ks.k[0]);
     aes_n_whitened(ks, &mut s);
@@ -359,7 +359,7 @@ fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Data<'_>
 /// plain loads and stores, the partial last block with a masked (or staged) load and
 /// store of the wide type `V`, so nothing past the data is read or written. The
 /// small-message kernels share it.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn xor_keystream<V: Simd>(cpu: V::Cpu, mut io: Data<'_>, ks: &[V::Block]) {
     let full = io.len() / 16;
     xor_vectors(io.reborrow(), &ks[..full.min(ks.len())]);

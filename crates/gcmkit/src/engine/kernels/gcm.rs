@@ -19,7 +19,7 @@ pub(crate) const SMALL_DATA: usize = 7 * 16;
 pub(crate) const SMALL_HASHED: usize = POWERS * 16;
 
 /// Whether a message of these lengths fits [`gcm_small`] (the bounds above).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn small_fits(aad_len: usize, len: usize) -> bool {
     let hashed = aad_len.div_ceil(16) * 16 + len.div_ceil(16) * 16 + 16;
     len <= SMALL_DATA && hashed <= SMALL_HASHED
@@ -47,7 +47,7 @@ pub(crate) fn small_fits(aad_len: usize, len: usize) -> bool {
 /// ran for five blocks, and the rounds' throughput rather than their latency bounded the
 /// message), and loops of a fixed count unroll with every block in a register (loops
 /// that stopped at the data's end kept the blocks in arrays on the stack).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_small<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -71,7 +71,7 @@ pub(crate) fn gcm_small<V: Simd, const DEC: bool>(
 
 /// E(K, Y0) and the N - 1 keystream blocks after it, counters built in registers (no
 /// store-to-load round trip through memory), as N independent AES chains.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn chains<V: Simd, const N: usize>(
     bc: <V::Block as Simd>::Cpu,
     rk: &RoundKeys,
@@ -96,7 +96,7 @@ fn chains<V: Simd, const N: usize>(
 /// chains), the output's for an encryption. Loops of a fixed count, every block in a
 /// register: AES-128-GCM encryption at 64 B 110-112 -> 87-92 cycles (avx512,
 /// docs/perf/cycles-intel-f6-m207.md).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn small<V: Simd, const N: usize, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -172,7 +172,7 @@ fn small<V: Simd, const N: usize, const DEC: bool>(
 
 /// The length block absorbed as the batch's last element (`table`'s element `next`),
 /// the one reduction, and T = GHASH xor E(K, Y0) (`spec::gcm::tag_from_ghash`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn finish_tag<V: Simd>(
     mut sums: Sums<V::Block>,
     table: Table<'_>,
@@ -200,7 +200,7 @@ fn finish_tag<V: Simd>(
 /// and the dispatch around each) saves their set-ups: AES-128-GCM at 576 B and 1500 B went
 /// from 0.86-0.96x to about 1.05-1.15x AWS-LC (`gcmkit-bench focus`, same run).
 /// Returns the full tag (GHASH xor E(K, Y0)).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -223,12 +223,12 @@ pub(super) struct Whole<'a, V: Simd, const N: usize, const MAXW: usize> {
 }
 
 impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MAXW> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn hash(&mut self, acc: &mut u128, data: &[u8]) {
         hash_update::<V, MAXW>(self.cpu, self.key, acc, data);
     }
 
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn data_and_mask(&mut self, acc: &mut u128, io: Data<'_>, what: Hash) -> [u8; 16] {
         let (cpu, bc) = (self.cpu, V::block_cpu(self.cpu));
         // E(K, Y0) first: independent of the data, it overlaps it.
@@ -249,7 +249,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
 
     /// On vectors to the tag's one store (the default's `u128` form stored it as two
     /// halves). E(K, Y0) is reloaded whole from its one 16-byte store.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn lengths_and_tag(&mut self, acc: u128, lengths: &[u8; 16], mask: &[u8; 16]) -> [u8; 16] {
         let bc = V::block_cpu(self.cpu);
         let x = load_block::<V::Block>(bc, lengths, self.key.flavor);
@@ -257,7 +257,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
         gcm_tag(s, V::Block::load(bc, mask)).to_bytes()
     }
 
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn data_and_tag(
         &mut self,
         acc: &mut u128,
@@ -278,7 +278,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> GcmSteps for Whole<'_, V, N, MA
 impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
     /// The stitched pass of the message's data from counter `c`, with the key's round-one
     /// table. (Its callers pass GHASH as a constant: `GHASH` true.)
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pass<'k>(&self, ks: &'k Keys<V>, c: Ctr<V>) -> Pass<'k, V, N, MAXW>
     where
         'a: 'k,
@@ -297,7 +297,7 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
     /// batch's start. Returns the full tag. AES-128-GCM on avx512 at 16 KiB, x the bare AES
     /// rounds' time, encryption in place 1.14-1.16 -> 1.11-1.13, 4 KiB 1.41 -> 1.34
     /// (docs/perf/cycles-intel-f6-m207.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn fused_end(
         &self,
         acc: u128,
@@ -335,7 +335,7 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
 /// value `acc` and counter `c`: returns (A + L)·H, A the running value extended by the
 /// data, in the form of [`Whole::fused_end`] (the batch hashed last one power higher, so
 /// it leaves A·H; L·H computed before the data, off the critical path).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn batches_and_lengths<
     V: Simd,
     const N: usize,
@@ -365,7 +365,7 @@ fn batches_and_lengths<
 /// end the data, the message's end is fused as in [`Whole::fused_end`]
 /// ([`batches_and_lengths`]): one multiply and reduction fewer after the last batch, and
 /// the lanes' sum never leaves the vector registers.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn stitched_and_lengths<
     V: Simd,
     const N: usize,
@@ -398,7 +398,7 @@ pub(crate) fn stitched_and_lengths<
 
 /// CTR over the data with the GHASH/POLYVAL of the input or output absorbed into `acc`,
 /// N vectors per batch, AES and CLMUL interleaved. Returns the next counter.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -429,7 +429,7 @@ pub(crate) fn stitched<V: Simd, const N: usize, const MAXW: usize>(
 /// of the output, constants, so that only those batch loops are compiled in, and the
 /// key's round-one table (`Y0::round_one`), which the batches read when `start` is a
 /// public counter.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn stitched_gcm_seal<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -444,7 +444,7 @@ pub(crate) fn stitched_gcm_seal<V: Simd, const N: usize, const MAXW: usize>(
 
 /// [`stitched`] with the hash flavor and what is hashed as constants (`GHASH`, `INPUT`:
 /// [`stitched_batches`]) and the round-one table given.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stitched_with<
     V: Simd,
     const N: usize,
@@ -471,7 +471,7 @@ fn stitched_with<
 /// stitched ([`stitched_batches`], `GHASH` and `INPUT` as there), the rest (or an input
 /// under two batches) by `engine::sequence::two_pass`, which continues the same counter
 /// and round keys.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stitched_from<
     V: Simd,
     const N: usize,
@@ -508,7 +508,7 @@ struct Plan {
 impl Plan {
     /// The plan for `io`, or None when the input is under two batches after its head, or
     /// the key has fewer powers than a batch: then the two passes back to back.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn of<V: Simd, const N: usize>(key: &HashKey, io: &Data<'_>) -> Option<Self> {
         let wblocks = N * V::LANES;
         let head = if io.len() >= ALIGN_FROM {
@@ -521,13 +521,13 @@ impl Plan {
     }
 
     /// The bytes the head and the batches cover.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn done<V: Simd, const N: usize>(self) -> usize {
         self.head + self.batches * 16 * N * V::LANES
     }
 
     /// Whether the batches end an input of `len` bytes (no rest after them).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn ends_input<V: Simd, const N: usize>(self, len: usize) -> bool {
         self.done::<V, N>() == len
     }
@@ -546,7 +546,7 @@ impl Plan {
 /// grew faster than their size: AES-GCM-SIV's `siv_large` took 138-177 s of LLVM time per
 /// x86 engine and `gcm_seal_parts` 42-139 s, most of a 9-minute release build of the
 /// crate (AMD EPYC Zen 3, `-Z llvm-time-trace`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stitched_batches<
     V: Simd,
     const N: usize,
@@ -627,7 +627,7 @@ const ALIGN_FROM: usize = 64 * 1024;
 /// line: a 64-byte store 16 bytes past a line writes two lines, and the store buffer drains
 /// it as two (8 MiB encrypt_into ran 5-10 % slower 16, 32 or 48 bytes past a line than
 /// aligned, docs/perf/python-into.md). Depends on the address only, never on the data.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn store_head(dst: &[u8], vb: usize) -> usize {
     let line = vb.min(64);
     let head = (dst.as_ptr() as usize).wrapping_neg() % line;
@@ -652,7 +652,7 @@ struct Pass<'a, V: Simd, const N: usize, const MAXW: usize> {
 impl<'a, V: Simd, const N: usize, const MAXW: usize> Pass<'a, V, N, MAXW> {
     /// A pass from counter `c`, its batches from `round_one` when given (an AES-GCM key's
     /// table).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn new(
         cpu: V::Cpu,
         ks: &'a Keys<V>,
@@ -671,12 +671,12 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Pass<'a, V, N, MAXW> {
 }
 
 impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn hash(&mut self, acc: &mut u128, data: &[u8]) {
         hash_update::<V, MAXW>(self.cpu, self.key, acc, data);
     }
 
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn ctr(&mut self, io: Data<'_>) {
         ctr_xor_keys::<V, N>(self.ks, self.c.clone(), io);
     }
@@ -722,7 +722,7 @@ struct Stitch<'a, V, const N: usize> {
 /// batch behind) and an out-of-place decryption's (its input, one batch behind) after
 /// the loop ([`hash_last_batch`], the flavor a constant there too), an in-place
 /// decryption's in its own rounds.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn batch_loop<V: Simd, const N: usize, const R: usize, const GHASH: bool, const INPUT: bool>(
     run: &Stitch<'_, V, N>,
     io: Data<'_>,
@@ -739,7 +739,7 @@ fn batch_loop<V: Simd, const N: usize, const R: usize, const GHASH: bool, const 
 }
 
 /// [`batch_loop`]'s batches, each from the key's round-one table when `T1` (`Stitch`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn batches<
     V: Simd,
     const N: usize,
@@ -850,7 +850,7 @@ const PREFETCH: usize = 2;
 
 /// Prefetch hints for the `wb` bytes `at` bytes past `base` (the source's start; past
 /// its end the hints are harmless: a prefetch never faults).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn prefetch_batch<V: Simd>(base: *const u8, at: usize, wb: usize) {
     let p = base.wrapping_add(at);
     for o in (0..wb).step_by(64) {
@@ -872,7 +872,7 @@ enum Hashed<'a> {
 /// One stitched batch: the keystream of N vectors XORed from `io`'s source into its
 /// destination (exactly one batch), with the N vectors `hashed` names hashed into `a` in
 /// its rounds. Returns the new hash value.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
     run: &Stitch<'_, V, N>,
     powers: &Powers<V, N>,
@@ -979,7 +979,7 @@ struct Powers<V, const N: usize> {
 
 impl<V: Simd, const N: usize> Powers<V, N> {
     /// The powers `h` and, where the backend multiplies Karatsuba style, their helpers.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn new(h: [V; N]) -> Self {
         // A loop, not `map`: a closure does not inherit the entry point's target features.
         let mut kara = h;
@@ -992,7 +992,7 @@ impl<V: Simd, const N: usize> Powers<V, N> {
     }
 
     /// Adds vector j (of the batch) times its power into `sums`.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn absorb(&self, sums: &mut Sums<V>, pending: &mut Sums<V>, j: usize, x: V) {
         if V::STITCH_KARATSUBA {
             sums.mul_add(x, self.h[j], self.kara[j]);
@@ -1002,7 +1002,7 @@ impl<V: Simd, const N: usize> Powers<V, N> {
     }
 
     /// The batch's sums reduced lane by lane ([`Self::absorb`]'s form of the middle term).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn reduce(sums: Sums<V>) -> V {
         if V::STITCH_KARATSUBA {
             sums.reduce_lanes()
@@ -1019,7 +1019,7 @@ impl<V: Simd, const N: usize> Powers<V, N> {
 /// x.lo + x.hi, and its helper powers; the two cross products instead go straight into the
 /// middle sum with one three-input XOR, and lo and hi are summed in pairs with
 /// three-input XORs (`pending` holds an even vector's until the next odd one).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn absorb_schoolbook<V: Simd, const N: usize>(
     sums: &mut Sums<V>,
     pending: &mut Sums<V>,
@@ -1048,7 +1048,7 @@ fn absorb_schoolbook<V: Simd, const N: usize>(
 /// The batch hashed last, from memory (`src`, its N vectors), `carried` (the running
 /// value in lanes) added into the first vector, times `powers` (vector j by `powers[j]`),
 /// reduced lane by lane and folded.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn hash_last_batch<V: Simd, const N: usize>(
     cpu: V::Cpu,
     flavor: Flavor,

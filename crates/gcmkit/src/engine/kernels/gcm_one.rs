@@ -22,7 +22,7 @@ use crate::field::{HashKey, POWERS};
 use crate::spec::gcm::iv96_block;
 
 /// Whether [`gcm_one`] takes a message of these lengths (with a 96-bit IV).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn one_fits(aad_len: usize, len: usize) -> bool {
     aad_len == 0 && len.wrapping_sub(1) < 16
 }
@@ -33,7 +33,7 @@ pub(crate) fn one_fits(aad_len: usize, len: usize) -> bool {
 /// least two powers). Returns the full tag before truncation as the little-endian
 /// integer of its 16 bytes (in two registers, not through memory); a decryption returns
 /// the tag of its ciphertext, which the caller compares.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_one<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -46,7 +46,7 @@ pub(crate) fn gcm_one<V: Simd, const DEC: bool>(
 
 /// [`gcm_one`] of exactly one whole block given as a [`Block16`] (two pointers in
 /// registers, no shape or bounds to test): the 16-byte message of the done-when of #28.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_one16<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
@@ -67,14 +67,14 @@ trait OneIo {
 }
 
 impl OneIo for Data<'_> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn len(&self) -> usize {
         Data::len(self)
     }
 
     // The length is public: a whole block is one load and one store, a partial one a
     // masked (or piecewise) load and store that never touch a byte past the data.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn apply<V: Simd>(mut self, cpu: V::Cpu, ks: V::Block) -> (V::Block, V::Block) {
         let bc = V::block_cpu(cpu);
         let len = Data::len(&self);
@@ -94,12 +94,12 @@ impl OneIo for Data<'_> {
 }
 
 impl OneIo for Block16<'_> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn len(&self) -> usize {
         16
     }
 
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn apply<V: Simd>(self, cpu: V::Cpu, ks: V::Block) -> (V::Block, V::Block) {
         let bc = V::block_cpu(cpu);
         let x = V::Block::load(bc, &self.read());
@@ -112,7 +112,7 @@ impl OneIo for Block16<'_> {
 }
 
 /// [`gcm_one`]'s steps, for any key size (the round count tested in `middle_rounds`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn one<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,

@@ -15,7 +15,7 @@ pub(super) struct Sums<V> {
 }
 
 impl<V: Simd> Sums<V> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn zero(cpu: V::Cpu) -> Self {
         Sums {
             lo: V::zero(cpu),
@@ -27,7 +27,7 @@ impl<V: Simd> Sums<V> {
     /// The partial products of x·h lane by lane, Karatsuba style: `hk` holds
     /// h.lo xor h.hi, and `mid` is (x.lo + x.hi)(h.lo + h.hi), from which lo and hi are
     /// subtracted at reduction. Three carry-less multiplies instead of four.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn product(x: V, h: V, hk: V) -> Self {
         Sums {
             lo: x.clmul::<0x00>(h),
@@ -37,13 +37,13 @@ impl<V: Simd> Sums<V> {
     }
 
     /// Adds x·h.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn mul_add(&mut self, x: V, h: V, hk: V) {
         self.add(Self::product(x, h, hk))
     }
 
     /// Adds one product.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn add(&mut self, p: Self) {
         self.lo = self.lo.xor(p.lo);
         self.mid = self.mid.xor(p.mid);
@@ -51,7 +51,7 @@ impl<V: Simd> Sums<V> {
     }
 
     /// XOR of the lanes (still unreduced).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn fold(self) -> Sums<V::Block> {
         Sums {
             lo: self.lo.fold_lanes(),
@@ -65,7 +65,7 @@ impl<V: Simd> Sums<V> {
     /// parts). With fold(L) = L·z^-1 mod p:
     ///     (lo + mid·z + hi·z^2)·z^-2 = hi + fold(mid + fold(lo)),
     /// two multiplies by K, two qword swaps and two three-input XORs.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn reduce(self) -> V::Block {
         // Karatsuba: the true middle term is mid - lo - hi.
         let mid = self.mid.xor3(self.lo, self.hi);
@@ -74,20 +74,20 @@ impl<V: Simd> Sums<V> {
 
     /// [`Self::reduce`] of sums whose `mid` is already the true middle term (schoolbook
     /// products: the sum of the two cross products, no Karatsuba correction).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn reduce_true_mid(self) -> V::Block {
         self.reduce_lanes_true_mid().fold_lanes()
     }
 
     /// [`Self::reduce`] without the fold: each lane's own reduced product.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn reduce_lanes(self) -> V {
         let mid = self.mid.xor3(self.lo, self.hi);
         Sums { mid, ..self }.reduce_lanes_true_mid()
     }
 
     /// Each lane's reduced product from sums with the true middle term.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn reduce_lanes_true_mid(self) -> V {
         // K = x^63 + x^62 + x^57 in the low qword of every lane.
         let k = V::from_u128(self.lo.cpu(), 0xc200_0000_0000_0000);
@@ -97,7 +97,7 @@ impl<V: Simd> Sums<V> {
 }
 
 /// a·b·x^-128 lane by lane.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn mul_lanes<V: Simd>(a: V, b: V) -> V {
     let mut s = Sums::<V>::zero(a.cpu());
     s.mul_add(a, b, b.xor(b.swap64()));
@@ -122,7 +122,7 @@ const FILL_VECTORS: usize = 8;
 /// 31 single-block ones, which AES-GCM-SIV pays per message (its key changes with the
 /// nonce). Each vector is stored where the table wants it, in one store (`MessageKey`:
 /// nothing zero-filled first); the doubling steps take every vector from its register.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn fill_key_powers<V: Simd>(
     cpu: V::Cpu,
     h: V::Block,
@@ -178,7 +178,7 @@ pub(super) fn fill_key_powers<V: Simd>(
 }
 
 /// a·b·x^-128 (POLYVAL's dot) with one 128-bit CLMUL multiply and one reduction.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn mul<B: Simd<Block = B>>(a: B, b: B) -> B {
     let mut s = Sums::<B>::zero(a.cpu());
     s.mul_add(a, b, b.xor(b.swap64()));
@@ -186,7 +186,7 @@ pub(super) fn mul<B: Simd<Block = B>>(a: B, b: B) -> B {
 }
 
 /// POLYVAL's dot(a, b) = a·b·x^-128.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 pub(crate) fn dot<V: Simd>(cpu: V::Cpu, a: u128, b: u128) -> u128 {
     let bc = V::block_cpu(cpu);
@@ -199,7 +199,7 @@ pub(crate) fn dot<V: Simd>(cpu: V::Cpu, a: u128, b: u128) -> u128 {
 /// the powers in a slice, or in the u128 table of `HashKey`, the per-message AES-GCM-SIV
 /// kernel measured 20-30 % slower at 256-576 B (`gcmkit-bench focus`, 0.73-0.85x against
 /// 1.01-1.08x AWS-LC).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn powers<B: Simd<Block = B>, const M: usize>(h: B, k: usize, pw: &mut [B; M]) {
     pw[0] = h;
     let mut have = 1;
@@ -214,7 +214,7 @@ pub(super) fn powers<B: Simd<Block = B>, const M: usize>(h: B, k: usize, pw: &mu
 }
 
 /// H^1..H^count into the descending table of `HashKey` (`desc[POWERS - k]` = H^k).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn fill_powers<V: Simd>(cpu: V::Cpu, h: u128, count: usize, desc: &mut [u128; POWERS]) {
     let bc = V::block_cpu(cpu);
     let count = count.clamp(1, POWERS);
@@ -227,7 +227,7 @@ pub(crate) fn fill_powers<V: Simd>(cpu: V::Cpu, h: u128, count: usize, desc: &mu
 }
 
 /// The first `16 * V::LANES` bytes of `src` as field elements (byte-reversed for GHASH).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn load_elem<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V {
     let x = V::load(cpu, src);
     if flavor == Flavor::Ghash {
@@ -239,7 +239,7 @@ pub(super) fn load_elem<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V {
 
 /// One block as a field element: `src` (at most 16 bytes), zero-padded (a masked load
 /// on AVX-512, never reading past it), byte-reversed for GHASH.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn load_block<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V::Block {
     if src.len() == 16 {
         load_elem::<V::Block>(V::block_cpu(cpu), src, flavor)
@@ -256,7 +256,7 @@ pub(super) fn load_block<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V:
 /// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
 /// `*next`) multiplied by `table`'s element `*next + b`; advances
 /// `*next`.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn absorb_padded<V: Simd>(
     cpu: V::Cpu,
     sums: &mut Sums<V::Block>,
@@ -285,7 +285,7 @@ pub(super) struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn last(key: &'a HashKey, k: usize) -> Self {
         Table {
             h: &key.desc[POWERS - k..],
@@ -296,7 +296,7 @@ impl<'a> Table<'a> {
 
 /// Hashes the `k` (1 <= k <= key.count) whole blocks of `src` into `acc` with one
 /// reduction (`flavor` is the key's, passed on so that a caller can make it a constant).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn hash_batch<V: Simd>(
     cpu: V::Cpu,
     key: &HashKey,
@@ -375,7 +375,7 @@ pub(super) fn hash_batch<V: Simd>(
 /// block's, is never multiplied), where the input has those bytes: a load and an XOR
 /// instead of the qword swap, which on Intel runs on the port the carry-less multiplies
 /// use, so 3 operations there per vector instead of 4.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn product_at<V: Simd>(
     cpu: V::Cpu,
     x: V,
@@ -399,7 +399,7 @@ fn product_at<V: Simd>(
 }
 
 /// acc' = (acc + x)·H for one field element `x` (see [`load_block`]).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
     let cpu = acc.cpu();
     let mut s = Sums::<B>::zero(cpu);
@@ -413,7 +413,7 @@ pub(super) fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
 
 /// Absorbs `data` into `acc`, the final partial block zero-padded; up to `MAXW` blocks
 /// per reduction.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn hash_update<V: Simd, const MAXW: usize>(
     cpu: V::Cpu,
     key: &HashKey,
@@ -428,7 +428,7 @@ pub(crate) fn hash_update<V: Simd, const MAXW: usize>(
 }
 
 /// [`hash_update`] for the key's flavor, given.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn hash_update_as<V: Simd, const MAXW: usize>(
     cpu: V::Cpu,
     key: &HashKey,
@@ -458,7 +458,7 @@ fn hash_update_as<V: Simd, const MAXW: usize>(
 /// integer is bswap(S) xor le(E): one shuffle and one XOR. A kernel returning the tag in
 /// memory stores it with `Simd::to_bytes` (one 16-byte store); one returning it in
 /// registers takes `to_u128`.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn gcm_tag<B: Simd>(s: B, mask: B) -> B {
     s.bswap().xor(mask)
 }

@@ -7,7 +7,11 @@
 //! Every step is `#[inline(always)]` in optimized builds only: unoptimized (`cfg(gcmkit_o0)`,
 //! set by the crate's build script at opt-level 0), the steps are ordinary functions, so
 //! that a debug build's entry points do not hold a stack slot for every local of their
-//! whole kernel tree (megabytes; docs/perf/code-size.md).
+//! whole kernel tree (megabytes; docs/perf/code-size.md). The same holds in the crate's own
+//! unit-test build (`cfg(test)`): its few dozen tests do not need the inlined kernels, and
+//! compiling them a second time, inlined, was the longest step of `make test` (634 s of a
+//! 15-minute test build on Zen 3). The integration suites, which test the engines, link the
+//! ordinary library, inlined as users get it.
 //!
 //! The kernels are safe code: a vector can only be made from its backend's detection
 //! token (`Simd::Cpu`), which each kernel takes as its first argument, and data moves
@@ -86,13 +90,13 @@ pub(crate) enum Hash {
 
 impl Hash {
     /// What GCM hashes: its ciphertext, the input when decrypting, else the output.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn gcm(decrypt: bool) -> Hash {
         Hash::from_input(decrypt)
     }
 
     /// `Input` when `input`, else `Output` (the stitched pass's `INPUT` constant).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) const fn from_input(input: bool) -> Hash {
         if input {
             Hash::Input
@@ -133,7 +137,7 @@ pub(super) use unrolled;
 /// least that many bytes). One match per call, outside the loop: the batch loops call it
 /// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks
 /// fold into the one slicing of the batch.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
     let vb = 16 * V::LANES;
     match io {

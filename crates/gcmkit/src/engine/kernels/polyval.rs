@@ -37,7 +37,7 @@ const VECS: usize = 8;
 /// registers (backends of 4 lanes, 32 vector registers) and the key holds W = VECS·LANES
 /// powers, for inputs from 4 batches up; otherwise, and for the rest after the last whole
 /// batch, `hash_update`.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn polyval_bulk<V: Simd, const MAXW: usize>(
     cpu: V::Cpu,
     key: &HashKey,
@@ -72,7 +72,7 @@ pub(super) fn polyval_bulk<V: Simd, const MAXW: usize>(
 /// The powers of a batch of `NV` vectors (W = NV·LANES blocks, `key.count` >= W) in
 /// registers, with their Karatsuba helpers: vector j = desc[POWERS - W + LANES·j..],
 /// H^(W - LANES·j) first.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn batch_powers<V: Simd, const NV: usize>(
     cpu: V::Cpu,
     key: &HashKey,
@@ -89,7 +89,7 @@ pub(super) fn batch_powers<V: Simd, const NV: usize>(
 
 /// One batch: A·H^W + sum_j X_j·P_j for the `NV` vectors at the start of `src`,
 /// reduced lane by lane. `SHIFTED`: as in [`products`].
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn batch<V: Simd, const NV: usize, const SHIFTED: bool>(
     cpu: V::Cpu,
     src: &[u8],
@@ -112,7 +112,7 @@ pub(super) fn batch<V: Simd, const NV: usize, const SHIFTED: bool>(
 /// code, no table loads, no bounds checks past one. `SHIFTED`: each vector's x.lo + x.hi
 /// from a load 8 bytes on (`src` holds 8 bytes past the `NV` vectors), else from a qword
 /// swap.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn products<V: Simd, const NV: usize, const SHIFTED: bool>(
     cpu: V::Cpu,
     src: &[u8],

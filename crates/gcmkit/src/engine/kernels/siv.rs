@@ -56,7 +56,7 @@ const SIV_GROUP: usize = 8;
 /// tag of the resulting plaintext is returned: the caller compares (in constant time)
 /// and zeroes `data` on mismatch. The caller guarantees
 /// `pad16(aad) + pad16(data) + 16 <= 16 * SIV_SMALL_BLOCKS`.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv_small<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -154,7 +154,7 @@ pub(crate) fn siv_small<V: Simd>(
 /// it, the avx2 kernel's decryption at 16 B took 294-296 cycles against 276, at 64 B
 /// 351-353 against 334 (AMD Zen 3, alternated), the rest of the function compiled
 /// otherwise.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv_tiny_upper<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -196,7 +196,7 @@ pub(crate) fn siv_tiny_upper<V: Simd>(
 
 /// [`derive`] for the fused small kernels: on wide vectors, except a decryption on
 /// 512-bit ones (see `derive`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn derive_small<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -207,7 +207,7 @@ fn derive_small<V: Simd>(
 }
 
 /// [`siv_small`] on `V`'s single-block vectors, compiled with `V`'s engine features.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv_small_blocks<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -234,7 +234,7 @@ pub(crate) const TINY_GROUP: usize = 8;
 
 /// Whether a message of these lengths has [`tiny`]'s shape: at most one AAD block and
 /// at most `max` data blocks ([`TINY_GROUP`], or a backend's `Simd::SIV_TINY_BLOCKS`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn tiny_fits(aad_len: usize, data_len: usize, max: usize) -> bool {
     aad_len <= 16 && data_len <= 16 * max
 }
@@ -251,7 +251,7 @@ pub(crate) fn tiny_fits(aad_len: usize, data_len: usize, max: usize) -> bool {
 /// by round) and hashes the plaintext from registers. The general loop above cost about
 /// 150 instructions of indexing, zeroed and wiped power tables per 16-byte message.
 /// Returns the tag (of the plaintext, for decryption: the caller compares).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn tiny<V: Simd, const D: usize>(
     cpu: V::Cpu,
     h: B<V>,
@@ -338,7 +338,7 @@ fn tiny<V: Simd, const D: usize>(
 /// `D` keystream blocks of AES-GCM-SIV's counter mode from its first counter block
 /// (`siv::first_counter`: the tag with bit 127 set), as independent AES chains with the
 /// round keys in registers.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn keystream<V: Simd, const D: usize>(ek: &Keys<B<V>>, first: B<V>) -> [B<V>; D] {
     let bc = first.cpu();
     let mut c = Ctr::<B<V>>::from_block(bc, first, Counter::Le32);
@@ -355,7 +355,7 @@ fn keystream<V: Simd, const D: usize>(ek: &Keys<B<V>>, first: B<V>) -> [B<V>; D]
 /// not a closure: a closure does not inherit the entry point's target features, and the
 /// one this replaces called SSE4.1's `_mm_insert_epi64` of a partial block as a function:
 /// `scripts/check-inlined.sh`.)
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn small_block<V: Simd>(
     cpu: V::Cpu,
     message: [&[u8]; 3],
@@ -375,7 +375,7 @@ fn small_block<V: Simd>(
 
 /// Stores `D` blocks into `data` (`D` = `data.len().div_ceil(16)`; the last block holds
 /// `last` bytes, stored without writing past `data`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn store_blocks<V: Simd, const D: usize>(cpu: V::Cpu, x: &[B<V>; D], data: &mut [u8], last: usize) {
     for (i, b) in x.iter().enumerate() {
         let dst = &mut data[16 * i..];
@@ -394,7 +394,7 @@ fn store_blocks<V: Simd, const D: usize>(cpu: V::Cpu, x: &[B<V>; D], data: &mut 
 /// pass over memory: 0.43-0.47 c/B against 0.28 at 16 KiB). Encryption (`received` None)
 /// returns the tag; decryption returns the tag of the plaintext it wrote, which the
 /// caller compares (in constant time), zeroing the destination on mismatch.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv_large<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -419,7 +419,7 @@ pub(crate) fn siv_large<V: Simd, const N: usize, const MAXW: usize>(
 /// The same steps as `siv::Siv::seal`/`open`, without the per-message plumbing between
 /// them (DeriveKey and the key schedule through memory, five dispatches, the tag block
 /// stored and reloaded).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     cpu: V::Cpu,
     h: B<V>,
@@ -522,7 +522,7 @@ const SPLIT_BATCHES: usize = 6;
 /// four or eight vectors, the widths [`whole_batches`] is built for. (The whole batches
 /// of a bulk message are the widest its key holds, `HALF` or `N` vectors; a key of
 /// fewer powers covers the message in its last batch.)
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn split_width<V: Simd>(w: usize, nb: usize) -> bool {
     nb == 0 || w == 4 * V::LANES || w == 8 * V::LANES
 }
@@ -535,7 +535,7 @@ fn split_width<V: Simd>(w: usize, nb: usize) -> bool {
 /// waited for the reduction and fold of the batch before, and the length block for the
 /// last: on avx512 at 576 B (16 powers) four reductions in a row between the powers and
 /// the tag, the longest chain of the message (the key schedule beside it is shorter).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 #[allow(clippy::too_many_arguments)]
 fn encrypt_split<V: Simd>(
     cpu: V::Cpu,
@@ -586,7 +586,7 @@ fn encrypt_split<V: Simd>(
 /// hashing took about 9 cycles per 512-bit vector) than the chain they shorten. That
 /// form had replaced `hash_batch` with a run-time count (a loop step of 13 integer
 /// instructions per vector, each batch folded to a block): 1 KiB 648-664 -> 634-638.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn whole_batches<V: Simd, const NV: usize>(
     cpu: V::Cpu,
     hk: &HashKey,
@@ -616,7 +616,7 @@ fn whole_batches<V: Simd, const NV: usize>(
 /// products. (Through a zero-padded stack copy of the rest the batch was one call, but
 /// its 512 bytes grew the small kernel's frame, which it shares, and AES-256-GCM-SIV at
 /// 16 B measured 60-70 cycles slower at the same instruction count.)
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn last_batch<V: Simd>(
     cpu: V::Cpu,
     hk: &HashKey,
@@ -647,21 +647,21 @@ fn last_batch<V: Simd>(
 }
 
 /// Adds x·H^k (1 <= k <= `hk.count`) to `sums`.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn mul_add_power<V: Simd>(sums: &mut Sums<B<V>>, x: B<V>, hk: &HashKey, k: usize) {
     let p = power::<V>(x.cpu(), hk, k);
     sums.mul_add(x, p, p.xor(p.swap64()));
 }
 
 /// H^k (1 <= k <= `hk.count`) from the table.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn power<V: Simd>(bc: <B<V> as Simd>::Cpu, hk: &HashKey, k: usize) -> B<V> {
     B::<V>::from_u128(bc, hk.desc[POWERS - k])
 }
 
 /// TAG = AES(K_enc, S), S = POLYVAL xor nonce with bit 127 cleared
 /// (`siv::tag_input_u128`), in vector registers.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn tag_of<V: Simd>(ek: &Keys<B<V>>, polyval: B<V>, nonce: &[u8; 12]) -> B<V> {
     let bc = polyval.cpu();
     let n = B::<V>::from_u128_computed(bc, siv::tag_input_u128(0, nonce));
@@ -673,7 +673,7 @@ fn tag_of<V: Simd>(ek: &Keys<B<V>>, polyval: B<V>, nonce: &[u8; 12]) -> B<V> {
 
 /// A stack copy of the registers' schedule for the stitched pass, which takes its round
 /// keys from memory (wiped on drop, `RoundKeys`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stack_keys<V: Simd>(ek: &Keys<B<V>>) -> RoundKeys {
     let mut rk = RoundKeys::empty();
     let raw = rk.raw_mut(ek.rounds);
@@ -685,7 +685,7 @@ fn stack_keys<V: Simd>(ek: &Keys<B<V>>) -> RoundKeys {
 
 /// DeriveKey (RFC 8452 sec. 4) and the derived encryption key's schedule, kept in
 /// registers: the POLYVAL key H and the round keys, for both the small and the bulk path.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn derive<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
@@ -778,7 +778,7 @@ fn derive<V: Simd>(
 /// j·LANES + k, the index XORed into the first 32-bit word) as `NV` vectors of `V`
 /// (NV·LANES >= 6), returned as blocks through a stack copy, which is wiped (it holds
 /// the derived keys).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn derive_wide<V: Simd, const NV: usize>(cpu: V::Cpu, kgk: &RoundKeys, first: B<V>) -> [B<V>; 6] {
     let bc = V::block_cpu(cpu);
     let lanes = V::broadcast(cpu, first).xor(V::lane_offsets(cpu));
@@ -804,7 +804,7 @@ fn derive_wide<V: Simd, const NV: usize>(cpu: V::Cpu, kgk: &RoundKeys, first: B<
 /// one group of independent chains covers the message (with the keys broadcast to 512-bit
 /// lanes AES-256-GCM-SIV at 16 B read 472-508 cycles against 392-411 block-wide, same
 /// harness, alternated), and `V`-wide above.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]) {
     if data.len() <= 8 * 16 {
         let c = Ctr::<B<V>>::from_block(V::block_cpu(cpu), first, Counter::Le32);
@@ -817,7 +817,7 @@ fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]
 /// AES-GCM-SIV's counter mode (Le32 from `skip` blocks after `first`) `V`-wide, from
 /// `io`'s source into its destination, with the derived key's round keys broadcast from
 /// their registers.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn ctr_wide<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, skip: i32, io: Data<'_>) {
     let mut k = [V::zero(cpu); 15];
     for (x, b) in k.iter_mut().zip(ek.k.iter()) {
@@ -846,7 +846,7 @@ pub(crate) const SIV2015_SMALL_DATA: usize = 64;
 /// Encryption (`received` None) encrypts `data` in place and returns the tag; decryption
 /// decrypts in place under the received tag and returns the tag of the plaintext (the
 /// caller compares in constant time and zeroes `data` on mismatch).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv2015_small<V: Simd>(
     cpu: V::Cpu,
     long_term: Siv2015Keys<'_>,
@@ -895,7 +895,7 @@ pub(crate) fn siv2015_small<V: Simd>(
 /// independent AES chains) into `data` (`data.len() <= 64`). A function, not a closure:
 /// closures do not inherit the caller's target features, and their intrinsics would
 /// become calls.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn keystream_xor<V: Simd>(cpu: V::Cpu, ck: &Keys<B<V>>, first: &[u8; 16], data: &mut [u8]) {
     let start = CtrStart {
         kind: Counter::Le32,

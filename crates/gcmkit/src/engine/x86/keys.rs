@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 ///
 /// # Safety
 /// SSE2 must be available (called only from `expand_into`, which enables it).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn mix(prev: __m128i, t: __m128i) -> __m128i {
     // SAFETY: register-only SSE2 operations; the caller runs with SSE2 enabled.
     unsafe {
@@ -36,7 +36,7 @@ macro_rules! step128 {
 
 /// # Safety
 /// SSE2 must be available (as for `mix`).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn store(out: &mut [[u8; 16]; 15], i: usize, x: __m128i) {
     // SAFETY: out[i] is 16 writable bytes.
     unsafe { _mm_storeu_si128(out[i].as_mut_ptr().cast(), x) }
@@ -123,7 +123,7 @@ pub(crate) unsafe fn expand_into(key: &[u8], rk: &mut RoundKeys) -> Result<(), c
 ///
 /// # Safety
 /// AES-NI and SSSE3 must be enabled in the caller.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn sub_word<const ROT: bool>(x: __m128i, rcon: i32) -> __m128i {
     // SAFETY: register-only AES-NI/SSSE3 operations; this function's contract.
     unsafe {
@@ -148,7 +148,7 @@ unsafe fn sub_word<const ROT: bool>(x: __m128i, rcon: i32) -> __m128i {
 ///
 /// # Safety
 /// The CPU must have AES-NI and SSE2, enabled in the caller (every x86 engine's table).
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) unsafe fn expand_in_registers(a: __m128i, b: Option<__m128i>) -> [__m128i; 15] {
     // SAFETY: register-only AES-NI/SSE2 operations; this function's contract.
     unsafe {

@@ -12,7 +12,7 @@ use crate::engine::simd::Simd;
 use core::arch::x86_64::*;
 
 /// The low `n` bits set (n < 64): the byte mask of an `n`-byte partial vector.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn byte_mask(n: usize) -> u64 {
     (1u64 << (n & 63)) - 1
 }
@@ -30,13 +30,13 @@ pub(crate) struct Zmm(__m512i, avx512::Cpu);
 /// `clmul` and `dword0` of one width from its intrinsics.
 macro_rules! x86_ops {
     ($clmul:ident, $dword0:ident) => {
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn clmul<const IMM: i32>(self, o: Self) -> Self {
             // SAFETY: `self` carries its engine's token, whose table has this width's
             // carry-less multiply (PCLMULQDQ, or VPCLMULQDQ with AVX2 / AVX-512F).
             Self(unsafe { $clmul::<IMM>(self.0, o.0) }, self.1)
         }
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn dword0(self) -> u32 {
             // SAFETY: `self` carries its engine's token (SSE2 / AVX / AVX-512F detected).
             unsafe { $dword0(self.0) as u32 }
@@ -47,7 +47,7 @@ macro_rules! x86_ops {
 /// `lane0` of a wide type: the low 128 bits, with the token converted to `Xmm`'s.
 macro_rules! lane0_op {
     ($cast:ident) => {
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn lane0(self) -> Xmm {
             // SAFETY: `self` carries its engine's token (AVX / AVX-512F detected).
             Xmm(unsafe { $cast(self.0) }, self.1.into())
@@ -88,7 +88,7 @@ macro_rules! x86_width {
             from_lane0(b: Xmm) => $zext(b.0);
         }
         lane0_op!($cast);
-        #[cfg_attr(not(gcmkit_o0), inline(always))]
+        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn fold_lanes(self) -> Xmm {
             // SAFETY: `self` carries its engine's token (AVX2, or AVX-512F with AVX2).
             let half = unsafe { $xor($lo(self.0), $hi::<1>(self.0)) };
@@ -102,7 +102,7 @@ macro_rules! x86_width {
 ///
 /// # Safety
 /// SSE2 must be available.
-#[cfg_attr(not(gcmkit_o0), inline(always))]
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 unsafe fn bswap_mask128() -> __m128i {
     // SAFETY: register-only SSE2, this function's contract.
     unsafe { _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
@@ -146,7 +146,7 @@ impl Simd for Xmm {
     /// block per batch since the loop stopped testing the hash source per round), which
     /// left the AES unit waiting on latency: AES-128-GCM 16 KiB 0.92x of the interleaved
     /// loop.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         let mut x = self.0;
         // SAFETY: the template is empty: it reads and writes nothing but names `x`'s
@@ -160,7 +160,7 @@ impl Simd for Xmm {
         };
         Xmm(x, self.1)
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn from_u128_computed(cpu: aesni::Cpu, x: u128) -> Self {
         // SAFETY: `cpu` proves SSE2 and SSE4.1 (the aesni table has both).
         Xmm(
@@ -168,7 +168,7 @@ impl Simd for Xmm {
             cpu,
         )
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_halves(cpu: aesni::Cpu, block: &[u8; 16]) -> Self {
         let x = u128::from_le_bytes(*block);
         let (mut lo, mut hi) = (x as u64, (x >> 64) as u64);
@@ -185,7 +185,7 @@ impl Simd for Xmm {
         };
         Self::from_u128_computed(cpu, u128::from(hi) << 64 | u128::from(lo))
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn to_u128(self) -> u128 {
         // SAFETY: `self` carries the aesni token (detected SSE2 and SSE4.1).
         let (lo, hi) = unsafe {
@@ -196,7 +196,7 @@ impl Simd for Xmm {
         };
         (hi as u128) << 64 | lo as u128
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn expand_in_registers(lo: Xmm, hi: Option<Xmm>) -> Option<[Xmm; 15]> {
         let cpu = lo.1;
         // SAFETY: `lo` carries the aesni token (detected AES-NI, SSE2 and SSSE3), the
@@ -250,7 +250,7 @@ impl Simd for Ymm {
     /// process, three rounds each build: AES-128-GCM 16 KiB encrypt 0.507-0.508 ->
     /// 0.470-0.472, AES-256-GCM 16 KiB 0.580-0.600 -> 0.494, 1500 B 0.61 -> 0.58-0.60
     /// (docs/perf/cycles-amd-f25-m1.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         // SAFETY: `self` carries the avx2 token (AVX detected), which `pin256` needs.
         Ymm(unsafe { pin256(self.0) }, self.1)
@@ -268,7 +268,7 @@ impl Simd for Ymm {
     /// a short message's last block, a TLS record's 13-byte AAD (AES-128-GCM at 20 B on
     /// AMD Zen 3: 117-118 -> 98-100 cycles encrypting, 108-109 -> 99 with `decrypt_into`;
     /// docs/perf/cycles-amd-f25-m1.md).
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_partial(cpu: avx2::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 32);
         let bc: aesni::Cpu = cpu.into();
@@ -284,7 +284,7 @@ impl Simd for Ymm {
     }
     /// As [`Self::load_partial`]: the first 16 bytes by one store when there are 16, the
     /// rest in general-purpose registers.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {
         debug_assert!(dst.len() < 32);
         let lo = self.lane0();
@@ -317,7 +317,7 @@ impl Simd for Zmm {
         _mm512_shuffle_epi8 _mm512_clmulepi64_epi128 _mm512_cvtsi512_si32] lanes 4
         [_mm512_broadcast_i32x4 _mm512_zextsi128_si512 _mm512_castsi512_si128]
         fold Ymm(_mm256_xor_si256 _mm512_castsi512_si256 _mm512_extracti64x4_epi64));
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn prefetch(p: *const u8) {
         // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever
         // the address.
@@ -327,13 +327,13 @@ impl Simd for Zmm {
     /// whole hash first and then the eight AES chains one after another (ten dependent
     /// rounds each), which leaves the out-of-order core to find the chains' parallelism
     /// past a window of 80 hash operations.
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         // SAFETY: `self` carries the avx512 token (AVX-512F detected), which `pin512`
         // needs.
         Zmm(unsafe { pin512(self.0) }, self.1)
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_partial(cpu: avx512::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 64);
         // SAFETY: the mask selects at most `src.len()` bytes from its start (fewer if the
@@ -344,7 +344,7 @@ impl Simd for Zmm {
             cpu,
         )
     }
-    #[cfg_attr(not(gcmkit_o0), inline(always))]
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {
         debug_assert!(dst.len() < 64);
         // SAFETY: as `load_partial`: at most `dst.len()` bytes are written, all in `dst`.
