@@ -2,7 +2,8 @@
 //!
 //! One Rust core for AES-GCM (any IV length, the SP 800-38D tag lengths), GMAC and
 //! AES-GCM-SIV (RFC 8452), with a portable constant-time engine everywhere and
-//! hardware engines on x86_64. Same words as pyca/cryptography:
+//! hardware engines on x86_64 (AES-NI, AVX2 with VAES, AVX-512) and aarch64 (ARMv8
+//! crypto extensions). Same words as pyca/cryptography:
 //! `encrypt(nonce, plaintext, aad)` / `decrypt(nonce, ciphertext, aad)`.
 //!
 //! ```
