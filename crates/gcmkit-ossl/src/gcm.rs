@@ -626,13 +626,7 @@ mod tests {
     #[test]
     fn an_oversized_update_is_refused_before_the_copy() {
         for enc in [true, false] {
-            let mut c = GcmCtx::new(16);
-            assert!(c.init(
-                Some(&[1u8; 16]),
-                Some(&[2u8; 12]),
-                enc,
-                Settings(core::ptr::null())
-            ));
+            let mut c: GcmCtx = crate::io::keyed(16, enc);
             crate::io::refuses_oversized_claim(|io, n| c.update(io, n, n, &mut 0));
         }
     }
@@ -643,13 +637,7 @@ mod tests {
     #[test]
     fn an_oversized_tls_record_is_refused() {
         for enc in [true, false] {
-            let mut c = GcmCtx::new(16);
-            assert!(c.init(
-                Some(&[1u8; 16]),
-                Some(&[2u8; 12]),
-                enc,
-                Settings(core::ptr::null())
-            ));
+            let mut c: GcmCtx = crate::io::keyed(16, enc);
             let mut aad = [0u8; TLS1_AAD_LEN];
             aad[11..].copy_from_slice(&40u16.to_be_bytes());
             c.iv_gen = true; // as a whole-IV `tls1_iv_fixed` (-1) sets it

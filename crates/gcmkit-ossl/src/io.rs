@@ -67,6 +67,16 @@ impl<'a> Data<'a> {
     }
 }
 
+/// Test support: a context of `keylen` key bytes, initialised for encryption (`enc`) or
+/// decryption with a fixed key and a 12-byte IV.
+#[cfg(test)]
+pub(crate) fn keyed<C: crate::dispatch::Cipher>(keylen: usize, enc: bool) -> C {
+    let mut c = C::new(keylen);
+    let settings = crate::params::Settings(core::ptr::null());
+    assert!(c.init(Some(&[1u8; 32][..keylen]), Some(&[2u8; 12]), enc, settings));
+    c
+}
+
 /// Test support: `update` (a context's update, keyed and ready) refuses an out-of-place
 /// claim of 2^36 + 16 bytes over 32-byte buffers without touching them, and takes an
 /// honest 32-byte update (so that a refusal for any other reason cannot pass the test).

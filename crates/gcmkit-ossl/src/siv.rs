@@ -315,13 +315,7 @@ mod tests {
     #[test]
     fn an_oversized_update_is_refused_before_the_copy() {
         for enc in [true, false] {
-            let mut c = SivCtx::new(16);
-            assert!(c.init(
-                Some(&[1u8; 16]),
-                Some(&[2u8; 12]),
-                enc,
-                Settings(core::ptr::null())
-            ));
+            let mut c: SivCtx = crate::io::keyed(16, enc);
             crate::io::refuses_oversized_claim(|io, n| c.update(io, n, n, &mut 0));
         }
     }
@@ -363,13 +357,7 @@ mod tests {
         };
         // SAFETY: setrlimit reads the struct it is given; lowering a limit is always allowed.
         assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) }, 0);
-        let mut c = SivCtx::new(16);
-        assert!(c.init(
-            Some(&[1u8; 16]),
-            Some(&[2u8; 12]),
-            true,
-            Settings(core::ptr::null())
-        ));
+        let mut c: SivCtx = crate::io::keyed(16, true);
         let piece = vec![3u8; 128 << 20];
         let mut fed = 0usize;
         while c.add_aad(&piece) {

@@ -59,9 +59,6 @@ pub(crate) struct Args<'a> {
     nonce: Buf<'a>,
     data: Buf<'a>,
     aad: Buf<'a>,
-    /// Whether the data is heap memory (`buffers::heap_memory`), which no other mapping
-    /// can share with an output buffer.
-    data_on_heap: bool,
 }
 
 impl<'a, 'py> Args<'a> {
@@ -74,7 +71,6 @@ impl<'a, 'py> Args<'a> {
             nonce: Buf::new(nonce, "nonce")?,
             data: Buf::new(data, "data")?,
             aad: Buf::optional(aad, "associated_data")?,
-            data_on_heap: heap_memory(data),
         })
     }
 }
@@ -183,6 +179,7 @@ pub(crate) fn aead_into(
     c: &Aead,
     rules: Option<&PycaRules>,
     a: Args,
+    data_obj: &Bound<'_, PyAny>,
     buf: &Bound<'_, PyAny>,
     dir: Direction,
 ) -> PyResult<usize> {
@@ -217,7 +214,7 @@ pub(crate) fn aead_into(
     // under the call). Encryption reads each block before it writes the same block and
     // hashes what it wrote, so it needs none.
     if let (Direction::Decrypt, Source::Apart(Cow::Borrowed(d))) = (dir, &data) {
-        if !a.data_on_heap && !heap_memory(buf) {
+        if !heap_memory(data_obj) && !heap_memory(buf) {
             let mut copy = Vec::new();
             copy.try_reserve_exact(d.len()).map_err(|_| {
                 pyo3::exceptions::PyMemoryError::new_err("cannot copy the ciphertext")
@@ -333,7 +330,7 @@ macro_rules! aead_methods {
             ) -> PyResult<usize> {
                 let rules: Option<&PycaRules> = $r;
                 let a = Args::new(nonce, data, associated_data)?;
-                aead_into(py, &self.inner, rules, a, buf, Direction::Encrypt)
+                aead_into(py, &self.inner, rules, a, data, buf, Direction::Encrypt)
             }
 
             /// Decrypts into the writable buffer `buf` of len(data) - tag length; returns
@@ -349,7 +346,7 @@ macro_rules! aead_methods {
             ) -> PyResult<usize> {
                 let rules: Option<&PycaRules> = $r;
                 let a = Args::new(nonce, data, associated_data)?;
-                aead_into(py, &self.inner, rules, a, buf, Direction::Decrypt)
+                aead_into(py, &self.inner, rules, a, data, buf, Direction::Decrypt)
             }
         }
     };

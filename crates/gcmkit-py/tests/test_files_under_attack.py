@@ -281,11 +281,9 @@ def test_a_blocked_fifo_open_lets_other_threads_run(tmp_path, call):
     assert float(out.stdout) < 2.0, f"a 0.5 s sleep took {out.stdout.strip()} s"
 
 
-def _blocked_child(tmp_path, body):
-    """A child that blocks in the one-line `body` (fifo, key and chunked defined), with the signals at
-    their default disposition."""
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
+def _blocked_child(fifo, body):
+    """A child that blocks in the one-line `body` (fifo, key and chunked defined) and prints
+    "interrupted" on KeyboardInterrupt, with the signals at their default disposition."""
     script = "\n".join([
         "import os, sys, time",
         "from gcmkit import chunked",
@@ -296,24 +294,28 @@ def _blocked_child(tmp_path, body):
         "except KeyboardInterrupt:",
         "    print('interrupted')",
     ])
-    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
-    return p, fifo
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
 
 
-def _signal_when_blocked(p, sig):
+def _signal_ends_it(p, sig):
+    """`sig` sent to the blocked child `p` ends the call within 1 s: SIGINT as
+    KeyboardInterrupt, SIGTERM by the signal (its cleanup handler run)."""
     time.sleep(1.0)  # into the blocking call
     assert p.poll() is None, p.communicate()
     t0 = time.monotonic()
     p.send_signal(getattr(signal, sig))
     try:
-        out = p.communicate(timeout=10)
-        took = time.monotonic() - t0
-        assert took < 1.0, f"{sig} took {took:.2f} s to end the blocked call"
-        return out
+        stdout, stderr = p.communicate(timeout=10)
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
         raise AssertionError(f"{sig} did not end the blocked call: the process was still alive 10 s later")
+    took = time.monotonic() - t0
+    assert took < 1.0, f"{sig} took {took:.2f} s to end the blocked call"
+    if sig == "SIGINT":
+        assert p.returncode == 0 and stdout.strip() == "interrupted", (p.returncode, stdout, stderr)
+    else:
+        assert p.returncode == -signal.SIGTERM, (p.returncode, stderr)
 
 
 @pytest.mark.parametrize("call", ["open_wb", "decrypt_file_src", "open_rb"])
@@ -322,12 +324,9 @@ def test_signals_end_a_blocked_fifo_open(tmp_path, call, sig):
     """SIGTERM kills a process waiting in the open of a FIFO (the writers' cleanup handler
     runs, then the process dies of the signal), and SIGINT raises KeyboardInterrupt there,
     as with the builtin open."""
-    p, _ = _blocked_child(tmp_path, _BLOCKING_OPENS[call])
-    stdout, stderr = _signal_when_blocked(p, sig)
-    if sig == "SIGINT":
-        assert p.returncode == 0 and stdout.strip() == "interrupted", (p.returncode, stdout, stderr)
-    else:
-        assert p.returncode == -signal.SIGTERM, (p.returncode, stderr)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    _signal_ends_it(_blocked_child(fifo, _BLOCKING_OPENS[call]), sig)
 
 
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
@@ -338,24 +337,7 @@ def test_signals_end_a_write_blocked_on_a_full_pipe(tmp_path, sig):
     os.mkfifo(fifo)
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # open, never read
     try:
-        p = subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(f"""
-            import os
-            from gcmkit import chunked
-            w = chunked.open({str(fifo)!r}, "wb", bytes(16))
-            try:
-                w.write(bytes(8 << 20))
-                w.flush()
-                print("returned")
-            except KeyboardInterrupt:
-                print("interrupted")
-            """)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals,
-        )
-        stdout, stderr = _signal_when_blocked(p, sig)
+        body = "w = chunked.open(fifo, 'wb', key); w.write(bytes(8 << 20)); w.flush()"
+        _signal_ends_it(_blocked_child(fifo, body), sig)
     finally:
         os.close(reader)
-    if sig == "SIGINT":
-        assert p.returncode == 0 and stdout.strip() == "interrupted", (p.returncode, stdout, stderr)
-    else:
-        assert p.returncode == -signal.SIGTERM, (p.returncode, stderr)

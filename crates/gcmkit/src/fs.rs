@@ -491,15 +491,18 @@ fn between_probe_and_open() {
 /// and [`open_source`]'s plain form retry at once, as `std` does.
 pub type OnInterrupt<'a> = &'a mut dyn FnMut() -> io::Result<()>;
 
-/// Retries `open` while a signal interrupts it, calling `on_interrupt` before each retry.
+/// Retries `open` while a signal interrupts it, calling `on_interrupt` before each retry;
+/// the OS's own error goes through `named`, the hook's is returned as it is.
 fn open_retrying(
     on_interrupt: OnInterrupt<'_>,
     mut open: impl FnMut() -> rustix::io::Result<OwnedFd>,
-) -> io::Result<OwnedFd> {
+    named: impl FnOnce(Errno) -> io::Error,
+) -> io::Result<File> {
     loop {
         match open() {
             Err(Errno::INTR) => on_interrupt()?,
-            r => return r.map_err(io::Error::from),
+            Err(e) => return Err(named(e)),
+            Ok(fd) => return Ok(File::from(fd)),
         }
     }
 }
@@ -510,7 +513,8 @@ fn open_retrying(
 /// caller names the file).
 pub fn open_source(src: &Path, on_interrupt: OnInterrupt<'_>) -> io::Result<File> {
     let flags = OFlags::RDONLY | OFlags::NOCTTY | OFlags::CLOEXEC;
-    open_retrying(on_interrupt, || rustix::fs::open(src, flags, Mode::empty())).map(File::from)
+    let open = || rustix::fs::open(src, flags, Mode::empty());
+    open_retrying(on_interrupt, open, io::Error::from)
 }
 
 /// Opens for writing the very file `fd` (an `O_PATH` descriptor) refers to; a FIFO's open
@@ -518,13 +522,9 @@ pub fn open_source(src: &Path, on_interrupt: OnInterrupt<'_>) -> io::Result<File
 fn reopen_for_writing(fd: &OwnedFd, dst: &Path, on_interrupt: OnInterrupt<'_>) -> io::Result<File> {
     let path = std::format!("/proc/self/fd/{}", fd.as_raw_fd());
     let flags = OFlags::WRONLY | OFlags::NOCTTY | OFlags::CLOEXEC;
-    open_retrying(on_interrupt, || {
-        rustix::fs::open(path.as_str(), flags, Mode::empty())
-    })
-    .map(File::from)
-    .map_err(|e| match e.raw_os_error() {
-        Some(_) => os_error(dst, "cannot open for writing", e),
-        None => e, // the caller's own error from `on_interrupt`
+    let open = || rustix::fs::open(path.as_str(), flags, Mode::empty());
+    open_retrying(on_interrupt, open, |e| {
+        os_error(dst, "cannot open for writing", e)
     })
 }
 
