@@ -124,7 +124,8 @@ test-provider: provider
 bench-provider: provider
 	flock /tmp/gcmkit-timing.lock $(PYTHON) bench/provider_speed.py docs/perf/provider.md
 
-## The Python package: build and install it as a user would, then its pytest suite.
+## The Python package: build and install it as a user would, then its pytest suite and
+## pyca/cryptography's own tests of `cryptography.cobblestone` against `gcmkit.cobblestone`.
 ## The Python package as users get it: the abi3 wheel (`make wheel`) installed into a fresh
 ## venv with no Rust toolchain on PATH, its pytest suite run from outside the source tree
 ## (the check before pytest fails if `gcmkit` is not the wheel's). The same wheel is then
@@ -140,6 +141,9 @@ test-python: wheel-native
 		$(abspath $(WHEEL_VENV))/bin/python -c "import gcmkit, sys; f = gcmkit.__file__; print('gcmkit from', f); sys.exit(0 if f.startswith('$(abspath $(WHEEL_VENV))') else 1)" && \
 		env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) \
 		$(abspath $(WHEEL_VENV))/bin/python -m pytest -q -p no:cacheprovider $(abspath crates/gcmkit-py/tests)
+	@# pyca/cryptography's own test files for the modules gcmkit replaces, unchanged, from
+	@# its pinned sdist (under a second once fetched; scripts/pyca-tests.py).
+	env PATH=$(NO_RUST_PATH) $(WHEEL_VENV)/bin/python scripts/pyca-tests.py $(WYCHEPROOF_DIR)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(NATIVE_WHEEL)
 
 ## abi3 wheels (CPython >= 3.9, manylinux2014) for x86_64 and aarch64 Linux in target/wheels/,

@@ -269,7 +269,7 @@ impl<'b> Source<'b> {
 
 /// `input`, or a copy of it if it shares memory with the output `span` (an input that is
 /// also the destination, or part of it).
-fn disjoint<'b>(input: &'b [u8], span: &std::ops::Range<*const u8>) -> Cow<'b, [u8]> {
+pub(crate) fn disjoint<'b>(input: &'b [u8], span: &std::ops::Range<*const u8>) -> Cow<'b, [u8]> {
     let r = input.as_ptr_range();
     if input.is_empty() || span.is_empty() || r.end <= span.start || span.end <= r.start {
         Cow::Borrowed(input)

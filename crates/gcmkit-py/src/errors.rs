@@ -1,4 +1,5 @@
-//! Errors into Python exceptions: `InvalidTag` (a subclass of pyca's when installed),
+//! Errors into Python exceptions: `InvalidTag` and `AlreadyFinalized` (subclasses of
+//! pyca's when installed),
 //! `ValueError` for bad arguments, `OSError` subclasses carrying errno, message and the
 //! file name they concern.
 
@@ -9,27 +10,59 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
 pub(crate) static INVALID_TAG: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ALREADY_FINALIZED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-/// `gcmkit.InvalidTag`: a subclass of `cryptography.exceptions.InvalidTag` when pyca's
-/// package is installed, so existing `except InvalidTag:` clauses keep working.
-pub(crate) fn invalid_tag(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    Ok(INVALID_TAG
+/// gcmkit's exception `name`: a subclass of `cryptography.exceptions.<base>` when pyca's
+/// package is installed (so existing `except` clauses keep working), else of `Exception`.
+fn pyca_subclass<'py>(
+    py: Python<'py>,
+    cell: &'py PyOnceLock<Py<PyType>>,
+    base: &str,
+    name: &'static std::ffi::CStr,
+    doc: &'static std::ffi::CStr,
+) -> PyResult<&'py Bound<'py, PyType>> {
+    Ok(cell
         .get_or_try_init(py, || -> PyResult<Py<PyType>> {
-            let base = py
+            let parent = py
                 .import("cryptography.exceptions")
-                .and_then(|m| m.getattr("InvalidTag"))
+                .and_then(|m| m.getattr(base))
                 .and_then(|b| b.cast_into::<PyType>().map_err(Into::into))
                 .unwrap_or_else(|_| py.get_type::<PyException>());
-            let ty = PyErr::new_type(
-                py,
-                c"gcmkit.InvalidTag",
-                Some(c"Authentication failed: the tag does not match."),
-                Some(&base),
-                None,
-            )?;
-            Ok(ty)
+            PyErr::new_type(py, name, Some(doc), Some(&parent), None)
         })?
         .bind(py))
+}
+
+/// `gcmkit.InvalidTag`: a subclass of `cryptography.exceptions.InvalidTag` when pyca's
+/// package is installed.
+pub(crate) fn invalid_tag(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    pyca_subclass(
+        py,
+        &INVALID_TAG,
+        "InvalidTag",
+        c"gcmkit.InvalidTag",
+        c"Authentication failed: the tag does not match.",
+    )
+}
+
+/// `gcmkit.AlreadyFinalized`: a subclass of `cryptography.exceptions.AlreadyFinalized`
+/// when pyca's package is installed.
+pub(crate) fn already_finalized_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    pyca_subclass(
+        py,
+        &ALREADY_FINALIZED,
+        "AlreadyFinalized",
+        c"gcmkit.AlreadyFinalized",
+        c"The context was finalized (or failed): it takes no more calls.",
+    )
+}
+
+/// pyca's error for a call on a finalized context.
+pub(crate) fn already_finalized() -> PyErr {
+    Python::attach(|py| match already_finalized_type(py) {
+        Ok(t) => PyErr::from_type(t.clone(), "Context was already finalized."),
+        Err(e) => e,
+    })
 }
 
 pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {

@@ -8,7 +8,8 @@
 //!
 //! Modules, one job each: `buffers` (arguments as bytes), `errors` (exceptions), `aead`
 //! (the AEAD calls and pyca's rules), `classes` (the AEAD and MAC classes), `chunked`
-//! (Cobblestone one-shots, reader, writer), `files` (file to file), `signals` (blocking calls that run
+//! (Cobblestone one-shots, reader, writer), `cobblestone` (pyca's
+//! `cryptography.cobblestone`), `files` (file to file), `signals` (blocking calls that run
 //! Python's signal handlers).
 
 #[macro_use]
@@ -16,6 +17,7 @@ mod aead;
 mod buffers;
 mod chunked;
 mod classes;
+mod cobblestone;
 mod errors;
 mod files;
 mod signals;
@@ -58,7 +60,12 @@ fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<classes::GMAC>()?;
     m.add_class::<chunked::ChunkedReader>()?;
     m.add_class::<chunked::ChunkedWriter>()?;
+    m.add_class::<cobblestone::Cobblestone128Encryptor>()?;
+    m.add_class::<cobblestone::Cobblestone128Decryptor>()?;
+    m.add_class::<cobblestone::Cobblestone256Encryptor>()?;
+    m.add_class::<cobblestone::Cobblestone256Decryptor>()?;
     m.add("InvalidTag", errors::invalid_tag(m.py())?)?;
+    m.add("AlreadyFinalized", errors::already_finalized_type(m.py())?)?;
     m.add("__version__", gcmkit::VERSION)?;
     m.add_function(wrap_pyfunction!(engine, m)?)?;
     m.add_function(wrap_pyfunction!(selftest, m)?)?;

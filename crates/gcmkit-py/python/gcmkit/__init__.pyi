@@ -2,6 +2,7 @@ import array
 import mmap
 from typing import Optional, Union
 from gcmkit import chunked as chunked
+from gcmkit import cobblestone as cobblestone
 
 Buffer = Union[bytes, bytearray, memoryview]
 # `buf` of the _into forms: any writable, C-contiguous buffer of bytes, written in place.
@@ -10,6 +11,7 @@ WritableBuffer = Union[bytearray, memoryview, "array.array[int]", mmap.mmap]
 __version__: str
 
 class InvalidTag(Exception): ...
+class AlreadyFinalized(Exception): ...
 
 def engine() -> str: ...
 def selftest() -> list[tuple[str, str, bool]]: ...

@@ -15,14 +15,15 @@
 //!
 //! Entry points: one-shot [`encrypt`] / [`decrypt`] (parallel over chunks for large
 //! inputs), the [`Encryptor`] (`io::Write`) and [`Decryptor`] (`io::Read`) adapters with
-//! constant memory, and [`SeekableDecryptor`] (`io::Read + io::Seek`) for random access.
+//! constant memory, [`Sealer`] and [`Opener`] (pieces of any size into the caller's
+//! buffers, pyca/cryptography's `update_into` shape), and [`SeekableDecryptor`] (`io::Read + io::Seek`) for random access.
 //! Raw mode (caller-chosen AEAD key and base nonce) and salt injection are in
 //! [`hazmat`]. Streaming decryption only ever returns verified chunks, and once it has
 //! failed it keeps failing.
 //!
 //! Files by job: `keys` (HKDF derivation, chunk nonces, commitment), `message` (one-shot
 //! messages and the chunk sealing every encryption path shares), `stream` (the `io`
-//! adapters), `seek` (random access), `parallel` (bounded-memory streams on all cores),
+//! adapters), `push` (pieces into caller buffers), `seek` (random access), `parallel` (bounded-memory streams on all cores),
 //! `files` (file to file through `crate::fs`), `hazmat`.
 
 #[cfg(feature = "fs")]
@@ -31,6 +32,7 @@ pub mod hazmat;
 mod keys;
 mod message;
 mod parallel;
+mod push;
 mod seek;
 mod stream;
 
@@ -38,6 +40,7 @@ mod stream;
 pub use files::{decrypt_file, encrypt_file};
 pub use message::{decrypt, encrypt};
 pub use parallel::{decrypt_stream, encrypt_stream, BATCH};
+pub use push::{Opener, Sealer};
 pub use seek::SeekableDecryptor;
 pub use stream::{Decryptor, Encryptor};
 
