@@ -1,7 +1,7 @@
 //! Cobblestone (c2sp.org/chunked-encryption): one-shot calls, and the Rust side of
 //! `gcmkit.chunked.open`'s reader and writer.
 
-use crate::buffers::{bytes_like, maybe_detach, opt_bytes};
+use crate::buffers::{bytes_like, new_bytes, opt_bytes, Buf, DETACH_MIN};
 use crate::errors::{chunk_err, os_err};
 use crate::signals::{self, Interruptible};
 use gcmkit::fs::{Output, Overwrite};
@@ -10,9 +10,27 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-pub(crate) type OneShot = fn(&[u8], &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+/// A one-shot call into a buffer of the length `len` gives for the input's length.
+pub(crate) struct OneShot {
+    len: fn(usize) -> Result<usize, Error>,
+    into: IntoFn,
+}
 
-/// A one-shot Cobblestone call on bytes-like arguments, GIL released for large inputs.
+/// `(key, context, input, out)`.
+type IntoFn = fn(&[u8], &[u8], &[u8], &mut [u8]) -> Result<(), Error>;
+
+const ENCRYPT: OneShot = OneShot {
+    len: gcmkit::chunked::ciphertext_len,
+    into: gcmkit::chunked::encrypt_into,
+};
+const DECRYPT: OneShot = OneShot {
+    len: gcmkit::chunked::plaintext_len,
+    into: gcmkit::chunked::decrypt_into,
+};
+
+/// A one-shot Cobblestone call on bytes-like arguments: the input read in place, the
+/// result written straight into the new `bytes` object (one pass, no copy), the GIL
+/// released for large inputs.
 pub(crate) fn chunked_one_shot(
     py: Python<'_>,
     f: OneShot,
@@ -22,11 +40,28 @@ pub(crate) fn chunked_one_shot(
 ) -> PyResult<Py<PyBytes>> {
     let (k, d, c) = (
         bytes_like(key, "key")?,
-        bytes_like(data, "data")?,
+        Buf::new(data, "data")?,
         opt_bytes(context, "context")?,
     );
-    let v = maybe_detach(py, d.len(), || f(&k, &c, &d)).map_err(chunk_err)?;
-    Ok(PyBytes::new(py, &v).unbind())
+    let input = d.get();
+    // The key's length first (the core checks it before the data's), then the length.
+    let n = check_key(&k)
+        .and_then(|()| (f.len)(input.len()))
+        .map_err(chunk_err)?;
+    new_bytes(py, n, input.len() >= DETACH_MIN, |out| {
+        (f.into)(&k, &c, input, out)
+    })?
+    .map_err(chunk_err)
+}
+
+fn check_key(k: &[u8]) -> Result<(), Error> {
+    match k.len() {
+        16 | 32 => Ok(()),
+        got => Err(Error::InvalidKeyLength {
+            got,
+            expected: "16 (Cobblestone-128) or 32 (Cobblestone-256)",
+        }),
+    }
 }
 
 /// Cobblestone one-shot encryption.
@@ -38,7 +73,7 @@ pub(crate) fn chunked_encrypt(
     data: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    chunked_one_shot(py, gcmkit::chunked::encrypt, key, data, context)
+    chunked_one_shot(py, ENCRYPT, key, data, context)
 }
 
 /// Cobblestone one-shot decryption; raises InvalidTag (wrong key/context, modified,
@@ -51,7 +86,7 @@ pub(crate) fn chunked_decrypt(
     data: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    chunked_one_shot(py, gcmkit::chunked::decrypt, key, data, context)
+    chunked_one_shot(py, DECRYPT, key, data, context)
 }
 
 /// A Cobblestone file being read (the Rust side of `gcmkit.chunked.ChunkedReader`, an

@@ -114,9 +114,10 @@ fn strerror(code: i32, e: &std::io::Error) -> String {
 pub(crate) fn chunk_err(e: Error) -> PyErr {
     match e {
         Error::Io(e) => os_err(e.get_ref()),
-        Error::InvalidKeyLength { .. } | Error::EngineUnavailable(_) => {
-            PyValueError::new_err(e.to_string())
-        }
+        Error::InvalidKeyLength { .. }
+        | Error::EngineUnavailable(_)
+        | Error::InvalidParameter(_)
+        | Error::BufferSize { .. } => PyValueError::new_err(e.to_string()),
         other => Python::attach(|py| match invalid_tag(py) {
             Ok(t) => PyErr::from_type(t.clone(), other.to_string()),
             Err(e) => e,

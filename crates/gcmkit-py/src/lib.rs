@@ -9,7 +9,7 @@
 //! Modules, one job each: `buffers` (arguments as bytes), `errors` (exceptions), `aead`
 //! (the AEAD calls and pyca's rules), `classes` (the AEAD and MAC classes), `chunked`
 //! (Cobblestone one-shots, reader, writer), `cobblestone` (pyca's
-//! `cryptography.cobblestone`), `files` (file to file), `signals` (blocking calls that run
+//! `cryptography.cobblestone`), `files` (file to file), `ranges` (byte ranges, Python's I/O), `signals` (blocking calls that run
 //! Python's signal handlers).
 
 #[macro_use]
@@ -20,6 +20,7 @@ mod classes;
 mod cobblestone;
 mod errors;
 mod files;
+mod ranges;
 mod signals;
 
 use gcmkit::Engine;
@@ -60,6 +61,7 @@ fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<classes::GMAC>()?;
     m.add_class::<chunked::ChunkedReader>()?;
     m.add_class::<chunked::ChunkedWriter>()?;
+    m.add_class::<ranges::RangeDecryptor>()?;
     m.add_class::<cobblestone::Cobblestone128Encryptor>()?;
     m.add_class::<cobblestone::Cobblestone128Decryptor>()?;
     m.add_class::<cobblestone::Cobblestone256Encryptor>()?;

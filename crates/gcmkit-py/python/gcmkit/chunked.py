@@ -33,12 +33,16 @@ import os
 import signal
 import threading
 
-from gcmkit._gcmkit import chunked_decrypt, chunked_encrypt, chunked_open
+from gcmkit._gcmkit import RangeDecryptor, chunked_decrypt, chunked_encrypt, chunked_open
 from gcmkit._gcmkit import decrypt_file as _decrypt_file
 from gcmkit._gcmkit import encrypt_file as _encrypt_file
 from gcmkit._gcmkit import remove_temp_files as _remove_temp_files
 
-__all__ = ["encrypt", "decrypt", "encrypt_file", "decrypt_file", "open", "ChunkedReader", "ChunkedWriter"]
+__all__ = ["encrypt", "decrypt", "encrypt_file", "decrypt_file", "open", "decrypt_range", "RangeDecryptor",
+           "ChunkedReader", "ChunkedWriter"]
+
+HEADER = 56
+CHUNK = 16384
 
 
 def _path(p):
@@ -110,6 +114,57 @@ def encrypt(key, data, context=b""):
 def decrypt(key, data, context=b""):
     """Decrypts a whole message; raises gcmkit.InvalidTag on any failure."""
     return chunked_decrypt(key, data, context)
+
+
+def _read_exact(source, n):
+    """Exactly ``n`` bytes from ``source`` (fewer only at its end)."""
+    parts, got = [], 0
+    while got < n:
+        b = source.read(n - got)
+        if not b:
+            break
+        parts.append(b)
+        got += len(b)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def open_ranges(key, context, source):
+    """A ``RangeDecryptor`` for the Cobblestone message in ``source`` (a seekable binary
+    file object): reads its header and its length, checks the key commitment."""
+    size = source.seek(0, 2)
+    source.seek(0)
+    header = _read_exact(source, HEADER)
+    return RangeDecryptor(key, b"" if context is None else context, header, size)
+
+
+def read_range(ranges, source, offset, length):
+    """Plaintext bytes ``offset..offset + length`` (cut at the end) of the message in
+    ``source`` whose ``RangeDecryptor`` is ``ranges``: one read of the chunks they touch,
+    each verified."""
+    span = ranges.span(offset, length)
+    _, count, start, end = span
+    if count == 0:
+        return b""
+    source.seek(start)
+    data = _read_exact(source, end - start)
+    plain = ranges.decrypt(span, data)  # InvalidTag for a short read: the message was cut
+    skip = min(offset, ranges.plaintext_len) - span[0] * CHUNK
+    if skip == 0 and length >= len(plain):
+        return plain
+    return plain[skip:skip + length]
+
+
+def decrypt_range(key, context, source, offset, length):
+    """Plaintext bytes ``offset..offset + length`` (cut at the end of the message) of the
+    Cobblestone message in ``source``, any seekable binary file object (a file, a
+    ``BytesIO``, an fsspec file). Reads only the header and the chunks the range touches,
+    in one read, and verifies each; a range that reaches the end includes the final
+    chunk, which authenticates the message's length. Raises ``InvalidTag`` for a wrong
+    key or context, a modified chunk, or a cut message; ``ValueError`` for a negative
+    offset or length."""
+    if offset < 0 or length < 0:
+        raise ValueError(f"offset and length must not be negative (got {offset}, {length})")
+    return read_range(open_ranges(key, context, source), source, offset, length)
 
 
 def encrypt_file(key, src, dst, context=b""):

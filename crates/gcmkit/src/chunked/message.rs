@@ -59,9 +59,63 @@ pub(crate) fn seal_chunks(
     Ok((n as u64, ct_len))
 }
 
+/// The ciphertext length of a `plaintext_len`-byte message: header, plaintext and a tag
+/// per chunk (`Error::MessageTooLong` past the format's 2^38 chunks or `usize`).
+pub fn ciphertext_len(plaintext_len: usize) -> Result<usize, Error> {
+    let n = chunk_count(plaintext_len as u64);
+    let too_long = || super::too_many_chunks(n);
+    if n > MAX_CHUNKS {
+        return Err(too_long());
+    }
+    (n as usize)
+        .checked_mul(TAG)
+        .and_then(|t| t.checked_add(HEADER))
+        .and_then(|t| t.checked_add(plaintext_len))
+        .ok_or_else(too_long)
+}
+
+/// The plaintext length of a `ciphertext_len`-byte message (`Error::Truncated` for a
+/// length no message has: shorter than a header and a tag, or ending on a chunk
+/// boundary or inside a tag).
+pub fn plaintext_len(ciphertext_len: usize) -> Result<usize, Error> {
+    let body = ciphertext_len.checked_sub(HEADER).ok_or(Error::Truncated)?;
+    body_plaintext_len(body)
+}
+
+fn body_plaintext_len(body: usize) -> Result<usize, Error> {
+    let (full, last) = (body / CT_CHUNK, body % CT_CHUNK);
+    if last < TAG {
+        return Err(Error::Truncated); // missing or cut final chunk
+    }
+    if full as u64 + 1 > MAX_CHUNKS {
+        return Err(super::too_many_chunks(full as u64 + 1));
+    }
+    Ok(full * CHUNK + last - TAG)
+}
+
 /// Encrypts a whole message (Cobblestone-128 or -256 by key length).
 pub fn encrypt(key: &[u8], context: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-    encrypt_with(key, context, plaintext, random_salt()?, Engine::selected()?)
+    let mut out = vec![0u8; ciphertext_len(plaintext.len())?];
+    encrypt_into(key, context, plaintext, &mut out)?;
+    Ok(out)
+}
+
+/// Encrypts a whole message into `out`, which must be [`ciphertext_len`] bytes: one pass
+/// from `plaintext` into `out`, in parallel over chunks for large inputs.
+pub fn encrypt_into(
+    key: &[u8],
+    context: &[u8],
+    plaintext: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    encrypt_with_into(
+        key,
+        context,
+        plaintext,
+        random_salt()?,
+        Engine::selected()?,
+        out,
+    )
 }
 
 pub(crate) fn encrypt_with(
@@ -71,58 +125,88 @@ pub(crate) fn encrypt_with(
     salt: [u8; SALT],
     engine: Engine,
 ) -> Result<Vec<u8>, Error> {
-    let keys = MessageKeys::derive(key, &salt, context, engine)?;
-    let n = chunk_count(plaintext.len() as u64);
-    if n > MAX_CHUNKS {
-        return Err(super::too_many_chunks(n));
+    let mut out = vec![0u8; ciphertext_len(plaintext.len())?];
+    encrypt_with_into(key, context, plaintext, salt, engine, &mut out)?;
+    Ok(out)
+}
+
+fn encrypt_with_into(
+    key: &[u8],
+    context: &[u8],
+    plaintext: &[u8],
+    salt: [u8; SALT],
+    engine: Engine,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let need = ciphertext_len(plaintext.len())?;
+    if out.len() != need {
+        return Err(Error::BufferSize {
+            got: out.len(),
+            expected: need,
+        });
     }
-    let mut out = vec![0u8; HEADER + plaintext.len() + TAG * n as usize];
+    let keys = MessageKeys::derive(key, &salt, context, engine)?;
     out[..SALT].copy_from_slice(&salt);
     out[SALT..HEADER].copy_from_slice(&keys.commitment);
     seal_chunks(&keys, 0, plaintext, true, &mut out[HEADER..])?;
-    Ok(out)
+    Ok(())
 }
 
 /// Decrypts a whole message; returns the plaintext only if every chunk verified.
 pub fn decrypt(key: &[u8], context: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+    aead_name(key.len())?;
+    let mut out = vec![0u8; plaintext_len(ciphertext.len())?];
+    decrypt_into(key, context, ciphertext, &mut out)?;
+    Ok(out)
+}
+
+/// Decrypts a whole message into `out`, which must be [`plaintext_len`] bytes: one pass
+/// from `ciphertext` into `out`, in parallel over chunks for large inputs. The commitment
+/// is checked before anything is decrypted; if any chunk fails, `out` is zeroed.
+pub fn decrypt_into(
+    key: &[u8],
+    context: &[u8],
+    ciphertext: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     let engine = Engine::selected()?;
     aead_name(key.len())?;
-    if ciphertext.len() < HEADER {
-        return Err(Error::Truncated);
+    let need = plaintext_len(ciphertext.len())?;
+    if out.len() != need {
+        return Err(Error::BufferSize {
+            got: out.len(),
+            expected: need,
+        });
     }
     let salt: [u8; SALT] = ciphertext[..SALT]
         .try_into()
         .map_err(|_| Error::Truncated)?;
     let keys = MessageKeys::derive(key, &salt, context, engine)?;
     keys.check_commitment(&ciphertext[SALT..HEADER])?;
-    open_body(&keys, &ciphertext[HEADER..])
+    open_body_into(&keys, &ciphertext[HEADER..], out)
 }
 
+/// Decrypts a chunk sequence (no header) into a new buffer.
 pub(crate) fn open_body(keys: &MessageKeys, body: &[u8]) -> Result<Vec<u8>, Error> {
-    let full = body.len() / CT_CHUNK;
-    let last = body.len() % CT_CHUNK;
-    if last < TAG {
-        return Err(Error::Truncated); // missing or cut final chunk
-    }
-    if full as u64 + 1 > MAX_CHUNKS {
-        return Err(super::too_many_chunks(full as u64 + 1));
-    }
-    let mut buf = body.to_vec();
-    let chunks: Vec<(u64, &mut [u8])> = buf
-        .chunks_mut(CT_CHUNK)
+    let mut out = vec![0u8; body_plaintext_len(body.len())?];
+    open_body_into(keys, body, &mut out)?;
+    Ok(out)
+}
+
+/// Decrypts the chunks of `body` (from chunk 0; the last one short) into `out`
+/// (`body_plaintext_len` bytes), each one pass from `body` to `out`; `out` is zeroed if
+/// any chunk fails.
+fn open_body_into(keys: &MessageKeys, body: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    debug_assert_eq!(body_plaintext_len(body.len()).ok(), Some(out.len()));
+    let chunks: Vec<_> = body
+        .chunks(CT_CHUNK)
+        .zip(out.chunks_mut(CHUNK).chain(core::iter::once(&mut [][..])))
         .enumerate()
         .map(|(k, c)| (k as u64, c))
         .collect();
-    let r = for_chunks(chunks, |k, c| keys.open(k, c));
-    if let Err(e) = r {
-        crate::secret::wipe::wipe_bytes(&mut buf);
-        return Err(e);
+    let r = for_chunks(chunks, |k, (c, p)| keys.open_into(k, c, p));
+    if r.is_err() {
+        crate::secret::wipe::wipe_bytes(out);
     }
-    // Drop the tags: compact the plaintext.
-    let mut out = Vec::with_capacity(buf.len() - TAG * (full + 1));
-    for c in buf.chunks(CT_CHUNK) {
-        out.extend_from_slice(&c[..c.len() - TAG]);
-    }
-    crate::secret::wipe::wipe_bytes(&mut buf);
-    Ok(out)
+    r
 }

@@ -13,17 +13,19 @@
 //!   Chunk k starts at ciphertext offset 56 + k·16400.
 //! - Decryption checks the commitment (constant time) before decrypting anything.
 //!
-//! Entry points: one-shot [`encrypt`] / [`decrypt`] (parallel over chunks for large
+//! Entry points: one-shot [`encrypt`] / [`decrypt`] and their `_into` forms into a
+//! buffer of [`ciphertext_len`] / [`plaintext_len`] bytes (parallel over chunks for large
 //! inputs), the [`Encryptor`] (`io::Write`) and [`Decryptor`] (`io::Read`) adapters with
 //! constant memory, [`Sealer`] and [`Opener`] (pieces of any size into the caller's
-//! buffers, pyca/cryptography's `update_into` shape), and [`SeekableDecryptor`] (`io::Read + io::Seek`) for random access.
+//! buffers, pyca/cryptography's `update_into` shape), [`SeekableDecryptor`] (`io::Read + io::Seek`) for random access, and
+//! [`RangeDecryptor`] for random access by byte range where the caller does the I/O.
 //! Raw mode (caller-chosen AEAD key and base nonce) and salt injection are in
 //! [`hazmat`]. Streaming decryption only ever returns verified chunks, and once it has
 //! failed it keeps failing.
 //!
 //! Files by job: `keys` (HKDF derivation, chunk nonces, commitment), `message` (one-shot
 //! messages and the chunk sealing every encryption path shares), `stream` (the `io`
-//! adapters), `push` (pieces into caller buffers), `seek` (random access), `parallel` (bounded-memory streams on all cores),
+//! adapters), `push` (pieces into caller buffers), `ranges` (byte ranges, the caller's I/O), `seek` (random access), `parallel` (bounded-memory streams on all cores),
 //! `files` (file to file through `crate::fs`), `hazmat`.
 
 #[cfg(feature = "fs")]
@@ -33,14 +35,16 @@ mod keys;
 mod message;
 mod parallel;
 mod push;
+mod ranges;
 mod seek;
 mod stream;
 
 #[cfg(feature = "fs")]
 pub use files::{decrypt_file, encrypt_file};
-pub use message::{decrypt, encrypt};
+pub use message::{ciphertext_len, decrypt, decrypt_into, encrypt, encrypt_into, plaintext_len};
 pub use parallel::{decrypt_stream, encrypt_stream, BATCH};
 pub use push::{Opener, Sealer};
+pub use ranges::{ChunkSpan, RangeDecryptor};
 pub use seek::SeekableDecryptor;
 pub use stream::{Decryptor, Encryptor};
 
