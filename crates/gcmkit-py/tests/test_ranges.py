@@ -195,3 +195,16 @@ def test_pandas_reads_csv_and_parquet_through_the_filesystem(tmp_path):
     pd.testing.assert_frame_equal(back, df[["b"]])
     # On disk: ciphertext only.
     assert b"row 1" not in (tmp_path / "t.csv.cob").read_bytes()
+
+
+def test_reading_line_by_line_decrypts_each_chunk_about_once(tmp_path):
+    text = b"".join(b"line %06d of some text\n" % i for i in range(40000))
+    p = tmp_path / "lines.cob"
+    p.write_bytes(chunked.encrypt(KEY, text))
+    fs = fsspec.filesystem("cobblestone", target_protocol="file", key=KEY)
+    with fs.open(str(p), "rb") as f:
+        fetched = []
+        real = f._raw.read
+        f._raw.read = lambda n=-1: fetched.append(n) or real(n)
+        assert b"".join(f) == text
+    assert sum(fetched) <= 1.1 * len(text) + 2 * 64 * CHUNK, sum(fetched)

@@ -45,7 +45,7 @@ import fsspec
 from fsspec.implementations.chained import ChainedFileSystem
 from fsspec.spec import AbstractBufferedFile
 
-from gcmkit.chunked import CHUNK, HEADER, open_ranges, read_range
+from gcmkit.chunked import CHUNK, HEADER, _read_exact, open_ranges, read_range
 from gcmkit.cobblestone import Cobblestone128Encryptor, Cobblestone256Encryptor
 
 __all__ = ["CobblestoneFileSystem", "CobblestoneFile", "CobblestoneWriter", "plaintext_size"]
@@ -163,9 +163,14 @@ class CobblestoneFileSystem(ChainedFileSystem):
 
 class CobblestoneFile(AbstractBufferedFile):
     """A Cobblestone file being read: fsspec's buffered file over the plaintext; each fetch
-    reads the chunks it needs from the target in one ranged read and verifies them."""
+    reads the chunks it needs from the target in one ranged read and verifies them.
 
-    def __init__(self, fs, path, mode="rb", **kwargs):
+    fsspec's own cache is off by default (``cache_type="none"``): its read-ahead would
+    decrypt bytes a ranged reader (Dask's blocks, Parquet's column chunks) never asks for.
+    Instead the last window decrypted (whole chunks, at least ``block_size`` bytes) is
+    kept, so that small sequential reads (``readline``) decrypt each chunk once."""
+
+    def __init__(self, fs, path, mode="rb", block_size=None, cache_type="none", **kwargs):
         self._raw = fs.fs.open(path, "rb")
         try:
             self._ranges = open_ranges(fs._key, fs._context, self._raw)
@@ -174,16 +179,36 @@ class CobblestoneFile(AbstractBufferedFile):
         except BaseException:
             self._raw.close()
             raise
+        self._window = (0, b"")  # (plaintext offset, verified plaintext)
         kwargs["size"] = self._ranges.plaintext_len
-        super().__init__(fs, path, mode, **kwargs)
+        super().__init__(fs, path, mode, block_size=block_size, cache_type=cache_type, **kwargs)
 
     def _fetch_range(self, start, end):
+        end = min(end, self.size)  # fsspec may ask past the end
         if end <= start:
             return b""
-        return read_range(self._ranges, self._raw, start, end - start)
+        at, window = self._window
+        if at <= start and end <= at + len(window):
+            return window[start - at:end - at]
+        # Small reads fetch a whole block; large ones exactly their chunks.
+        want = max(end - start, self.blocksize)
+        span = self._ranges.span(start, want)
+        first, count, lo, hi = span
+        if count == 0:
+            return b""
+        self._raw.seek(lo)
+        plain = self._ranges.decrypt(span, _read_exact(self._raw, hi - lo))
+        at = first * CHUNK
+        self._window = (at, plain)
+        return plain[start - at:end - at]
+
+    def readuntil(self, char=b"\n", blocks=None):
+        # fsspec reads a whole block per line by default: 64 KiB steps stay in the window.
+        return super().readuntil(char, blocks or 4 * CHUNK)
 
     def close(self):
         super().close()
+        self._window = (0, b"")
         self._raw.close()
 
 
