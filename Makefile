@@ -274,10 +274,12 @@ arm-counts:
 bench-cli:
 	bench/cli_vs_age.sh 1024
 
-## gcmkit's Python package against pyca/cryptography: writes docs/perf/python.md.
+## gcmkit's Python package against pyca/cryptography (the AEADs, then Cobblestone against
+## cryptography.cobblestone and a plain copy): writes docs/perf/python.md.
 bench-python:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
 	flock /tmp/gcmkit-timing.lock $(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
+	flock /tmp/gcmkit-timing.lock $(PYTHON) crates/gcmkit-py/bench/bench_cobblestone.py docs/perf/python.md
 
 ## A rustls connection pair in memory with gcmkit's provider against ring's and aws-lc-rs's:
 ## docs/perf/rustls.md. Built first (aws-lc-rs is a long C build), timed under the lock.

@@ -8,20 +8,13 @@ import sys
 import tempfile
 import time
 
+from machine import cpu
+
 import dask.dataframe as dd
 import distributed
 import pandas as pd
 
 from gcmkit import chunked
-
-
-def cpu():
-    info = {}
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            k, _, v = line.partition(":")
-            info.setdefault(k.strip(), v.strip())
-    return f"{info.get('model name')} (family {info.get('cpu family')} model {info.get('model')}), {os.cpu_count()} vCPUs"
 
 
 def main():
