@@ -13,6 +13,18 @@ use std::vec::Vec;
 
 /// The ciphertext bytes that a plaintext range needs: chunks `first..first + count`,
 /// at `start..end` in the message; their plaintext begins at `first * CHUNK`.
+///
+/// ```
+/// use gcmkit::chunked::{self, ChunkSpan, RangeDecryptor};
+/// let key = [1u8; 32];
+/// let sealed = chunked::encrypt(&key, b"", &[0u8; 40_000])?; // chunks of 16384, 16384, 7232
+/// let r = RangeDecryptor::new(&key, b"", &sealed, sealed.len() as u64)?;
+/// // Bytes 16000..17000 straddle chunks 0 and 1: both, from the end of the header.
+/// assert_eq!(r.span(16_000, 1_000), ChunkSpan { first: 0, count: 2, start: 56, end: 56 + 2 * 16400 });
+/// // A range that reaches the end includes the final chunk.
+/// assert_eq!(r.span(39_999, 10).first + r.span(39_999, 10).count, r.chunk_count());
+/// # Ok::<(), gcmkit::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkSpan {
     /// The first chunk's index.
