@@ -147,6 +147,8 @@ pub fn chunked_anything(data: &[u8]) {
     );
     let mut out = Vec::new();
     let par = gcmkit::chunked::decrypt_stream(&key, b"", data, &mut out, |_| {});
+    let pushed = chunked_in_pieces(&key, data, 1000);
+    let ranged = chunked_as_one_range(&key, data);
     // Whatever decrypts must be genuine: re-encrypting the plaintext with the message's
     // own salt gives back exactly the input. Every path must agree.
     match one {
@@ -163,8 +165,22 @@ pub fn chunked_anything(data: &[u8]) {
             );
             assert_eq!(out, pt);
             assert_eq!(streamed, pt);
+            assert_eq!(
+                pushed.as_ref(),
+                Ok(&pt),
+                "Opener disagrees on a genuine message"
+            );
+            assert_eq!(
+                ranged.as_ref(),
+                Ok(&pt),
+                "RangeDecryptor disagrees on a genuine message"
+            );
         }
         Err(_) => {
+            assert!(
+                pushed.is_err() && ranged.is_err(),
+                "Opener or RangeDecryptor accepted a rejected message"
+            );
             assert!(
                 par.is_err(),
                 "parallel path accepted what the one-shot path rejected"
@@ -175,6 +191,30 @@ pub fn chunked_anything(data: &[u8]) {
             );
         }
     }
+}
+
+/// `data` through `chunked::Opener` in pieces of `piece` bytes.
+fn chunked_in_pieces(key: &[u8], data: &[u8], piece: usize) -> Result<Vec<u8>, gcmkit::Error> {
+    let mut o = gcmkit::chunked::Opener::new(key, b"")?;
+    let mut pt = Vec::new();
+    for p in data.chunks(piece) {
+        let mut out = vec![0u8; o.update_len(p.len())];
+        let n = o.update_into(p, &mut out)?;
+        pt.extend_from_slice(&out[..n]);
+    }
+    let mut out = vec![0u8; o.finish_len()];
+    let n = o.finish_into(&mut out)?;
+    pt.extend_from_slice(&out[..n]);
+    Ok(pt)
+}
+
+/// `data` through `chunked::RangeDecryptor` as one range from 0 to the end.
+fn chunked_as_one_range(key: &[u8], data: &[u8]) -> Result<Vec<u8>, gcmkit::Error> {
+    let r = gcmkit::chunked::RangeDecryptor::new(key, b"", data, data.len() as u64)?;
+    let s = r.span(0, u64::MAX);
+    let mut out = vec![0u8; r.plaintext_of(s)];
+    r.decrypt_into(s, &data[s.start as usize..s.end as usize], &mut out)?;
+    Ok(out)
 }
 
 /// gcmkit against RustCrypto and ring for data-chosen keys, nonces and lengths on

@@ -10,6 +10,7 @@ import time
 
 from machine import cpu
 
+import dask
 import dask.dataframe as dd
 import distributed
 import pandas as pd
@@ -53,7 +54,7 @@ def main():
     for p in (plain_path, sealed_path, key_path):
         os.remove(p)
     os.rmdir(d)
-    print(f"CPU: {cpu()}; Python {platform.python_version()}, dask {dd.__name__ and __import__('dask').__version__}")
+    print(f"CPU: {cpu()}; Python {platform.python_version()}, dask {dask.__version__}")
     print(f"{size_mib} MiB CSV, 2 worker processes, blocksize 8 MiB, best of {rounds}:")
     print(f"  plaintext {best['plain']:.2f} s, encrypted {best['encrypted']:.2f} s, "
           f"ratio {best['encrypted'] / best['plain']:.3f}x")

@@ -2,7 +2,9 @@
 //! `decrypt_into`), with pyca/cryptography's checks, order and messages for the pyca-named
 //! classes, and the macro that gives a class those four methods.
 
-use crate::buffers::{bytes_like, heap_memory, maybe_detach, new_bytes, Buf, Export, DETACH_MIN};
+use crate::buffers::{
+    bytes_like, heap_memory, maybe_detach, new_bytes, private_copy, Buf, Export, DETACH_MIN,
+};
 use crate::errors::to_py;
 use gcmkit::Error;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
@@ -215,12 +217,7 @@ pub(crate) fn aead_into(
     // hashes what it wrote, so it needs none.
     if let (Direction::Decrypt, Source::Apart(Cow::Borrowed(d))) = (dir, &data) {
         if !heap_memory(data_obj) && !heap_memory(buf) {
-            let mut copy = Vec::new();
-            copy.try_reserve_exact(d.len()).map_err(|_| {
-                pyo3::exceptions::PyMemoryError::new_err("cannot copy the ciphertext")
-            })?;
-            copy.extend_from_slice(d);
-            data = Source::Apart(Cow::Owned(copy));
+            data = Source::Apart(Cow::Owned(private_copy(d)?));
         }
     }
     let dst = out.bytes_mut();

@@ -98,6 +98,17 @@ pub(crate) fn heap_memory(obj: &Bound<'_, PyAny>) -> bool {
     false
 }
 
+/// A private copy of `data` (the snapshot the `_into` forms read where their input may be
+/// a second mapping of their output's pages, see [`heap_memory`]), reserved fallibly: a
+/// `MemoryError`, never an abort.
+pub(crate) fn private_copy(data: &[u8]) -> PyResult<Vec<u8>> {
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(data.len())
+        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("cannot copy the input"))?;
+    copy.extend_from_slice(data);
+    Ok(copy)
+}
+
 /// A checked bytes-like argument, read in place: a `bytes` object's storage, or for any
 /// other bytes-like object an [`Export`] of its buffer held as long as this lives (so
 /// length limits are checked before anything is read, in pyca's order).

@@ -45,23 +45,13 @@ pub(crate) fn chunked_one_shot(
     );
     let input = d.get();
     // The key's length first (the core checks it before the data's), then the length.
-    let n = check_key(&k)
+    let n = gcmkit::chunked::check_key(&k)
         .and_then(|()| (f.len)(input.len()))
         .map_err(chunk_err)?;
     new_bytes(py, n, input.len() >= DETACH_MIN, |out| {
         (f.into)(&k, &c, input, out)
     })?
     .map_err(chunk_err)
-}
-
-fn check_key(k: &[u8]) -> Result<(), Error> {
-    match k.len() {
-        16 | 32 => Ok(()),
-        got => Err(Error::InvalidKeyLength {
-            got,
-            expected: "16 (Cobblestone-128) or 32 (Cobblestone-256)",
-        }),
-    }
 }
 
 /// Cobblestone one-shot encryption.
@@ -324,12 +314,7 @@ pub(crate) fn chunked_open(
 ) -> PyResult<Py<PyAny>> {
     let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
     // The key is checked before any file is opened or created.
-    if k.len() != 16 && k.len() != 32 {
-        return Err(chunk_err(Error::InvalidKeyLength {
-            got: k.len(),
-            expected: "16 or 32",
-        }));
-    }
+    gcmkit::chunked::check_key(&k).map_err(chunk_err)?;
     match mode {
         "rb" | "r" => {
             // The open (a FIFO waits for its writer) and the first reads with the GIL

@@ -10,12 +10,12 @@
 //! call wrote into the caller's buffer, and the key and context wait for the header in
 //! memory that is wiped.
 
-use crate::aead::disjoint;
-use crate::buffers::{heap_memory, maybe_detach, new_bytes, Buf, Export};
+use crate::aead::{disjoint, random_key};
+use crate::buffers::{heap_memory, maybe_detach, new_bytes, private_copy, Buf, Export, DETACH_MIN};
 use crate::errors::{already_finalized, invalid_tag};
 use gcmkit::chunked::{Opener, Sealer};
 use gcmkit::Error;
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::borrow::Cow;
@@ -69,124 +69,83 @@ fn readable_apart<'b>(
     buf_obj: &Bound<'_, PyAny>,
 ) -> PyResult<Cow<'b, [u8]>> {
     let d = disjoint(data, &out.bytes().as_ptr_range());
-    if matches!(d, Cow::Borrowed(_))
-        && !data.is_empty()
-        && !heap_memory(data_obj)
-        && !heap_memory(buf_obj)
-    {
-        let mut copy = Vec::new();
-        copy.try_reserve_exact(data.len())
-            .map_err(|_| PyMemoryError::new_err("cannot copy the input"))?;
-        copy.extend_from_slice(data);
-        return Ok(Cow::Owned(copy));
+    if matches!(d, Cow::Borrowed(_)) && !heap_memory(data_obj) && !heap_memory(buf_obj) {
+        return private_copy(data).map(Cow::Owned);
     }
     Ok(d)
 }
 
-/// A new key: `len` random bytes.
-fn generate_key(py: Python<'_>, len: usize) -> PyResult<Py<PyBytes>> {
-    let mut k = zeroize::Zeroizing::new(vec![0u8; len]);
-    getrandom::fill(&mut k)
-        .map_err(|e| PyValueError::new_err(format!("no system randomness: {e:?}")))?;
-    Ok(PyBytes::new(py, &k).unbind())
+/// What the classes need of the core's `Sealer` and `Opener`: the same four calls.
+trait Pieces: Sized + Send {
+    /// Whether a failure ends the stream: pyca's decryptor cannot go on after one (a
+    /// wrong tag), its encryptor can (a refused call changed nothing).
+    const FAILURE_ENDS: bool;
+    fn update_len(&self, data_len: usize) -> usize;
+    fn update_into(&mut self, data: &[u8], out: &mut [u8]) -> Result<usize, Error>;
+    fn finish_len(&self) -> usize;
+    fn finish_into(self, out: &mut [u8]) -> Result<usize, Error>;
 }
 
-/// The state of an encryptor: `None` once finalized.
-pub(crate) struct Encryptor(Option<Sealer>);
-
-impl Encryptor {
-    fn new(key: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>, key_len: usize) -> PyResult<Self> {
-        let py = key.py();
-        let (k, c) = key_and_context(key, context, key_len)?;
-        Ok(Encryptor(Some(
-            Sealer::new(k.get(), c.get()).map_err(|e| to_py(py, e))?,
-        )))
-    }
-
-    fn active(&mut self) -> PyResult<&mut Sealer> {
-        self.0.as_mut().ok_or_else(already_finalized)
-    }
-
-    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-        let d = Buf::new(data, "data")?;
-        let s = self.active()?;
-        let n = s.update_len(d.len());
-        let input = d.get();
-        new_bytes(py, n, d.len() >= crate::buffers::DETACH_MIN, |out| {
-            s.update_into(input, out).map(|_| ())
-        })?
-        .map_err(|e| to_py(py, e))
-    }
-
-    fn update_into(
-        &mut self,
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        buf: &Bound<'_, PyAny>,
-    ) -> PyResult<usize> {
-        let d = Buf::new(data, "data")?;
-        let mut out = Export::new(buf, true)?;
-        let s = self.active()?;
-        let need = s.update_len(d.len());
-        if out.len() < need {
-            return Err(to_py(
-                py,
-                Error::BufferSize {
-                    got: out.len(),
-                    expected: need,
-                },
-            ));
-        }
-        let input = readable_apart(d.get(), data, &out, buf)?;
-        let dst = out.bytes_mut();
-        maybe_detach(py, input.len(), || s.update_into(&input, dst)).map_err(|e| to_py(py, e))
-    }
-
-    fn finalize(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
-        let s = self.0.take().ok_or_else(already_finalized)?;
-        let n = s.finish_len();
-        new_bytes(py, n, false, |out| s.finish_into(out).map(|_| ()))?.map_err(|e| to_py(py, e))
-    }
-}
-
-/// The state of a decryptor: `None` once finalized or after any failure (as pyca's: a
-/// failed context cannot process more data).
-pub(crate) struct Decryptor(Option<Opener>);
-
-impl Decryptor {
-    fn new(key: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>, key_len: usize) -> PyResult<Self> {
-        let py = key.py();
-        let (k, c) = key_and_context(key, context, key_len)?;
-        Ok(Decryptor(Some(
-            Opener::new(k.get(), c.get()).map_err(|e| to_py(py, e))?,
-        )))
-    }
-
-    fn active(&mut self) -> PyResult<&mut Opener> {
-        self.0.as_mut().ok_or_else(already_finalized)
-    }
-
-    /// Runs `f` on the opener; a failure other than a short buffer ends the decryptor.
-    fn run<T>(&mut self, py: Python<'_>, r: Result<T, Error>) -> PyResult<T> {
-        match r {
-            Ok(v) => Ok(v),
-            Err(e @ Error::BufferSize { .. }) => Err(to_py(py, e)),
-            Err(e) => {
-                self.0 = None;
-                Err(to_py(py, e))
+/// `Pieces` by the type's own methods of those names; `$ends`: `Pieces::FAILURE_ENDS`.
+macro_rules! pieces_by_methods {
+    ($t:ident, $ends:expr) => {
+        impl Pieces for $t {
+            const FAILURE_ENDS: bool = $ends;
+            fn update_len(&self, n: usize) -> usize {
+                $t::update_len(self, n)
+            }
+            fn update_into(&mut self, data: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+                $t::update_into(self, data, out)
+            }
+            fn finish_len(&self) -> usize {
+                $t::finish_len(self)
+            }
+            fn finish_into(self, out: &mut [u8]) -> Result<usize, Error> {
+                $t::finish_into(self, out)
             }
         }
+    };
+}
+pieces_by_methods!(Sealer, false);
+pieces_by_methods!(Opener, true);
+
+/// An encryptor's or decryptor's state: `None` once finalized (and, for a decryptor,
+/// after any failure).
+struct Stream<P>(Option<P>);
+
+impl<P: Pieces> Stream<P> {
+    /// The stream `start` makes from the checked key and context.
+    fn new(
+        key: &Bound<'_, PyAny>,
+        context: &Bound<'_, PyAny>,
+        key_len: usize,
+        start: fn(&[u8], &[u8]) -> Result<P, Error>,
+    ) -> PyResult<Self> {
+        let (k, c) = key_and_context(key, context, key_len)?;
+        let p = start(k.get(), c.get()).map_err(|e| to_py(key.py(), e))?;
+        Ok(Stream(Some(p)))
+    }
+
+    fn active(&mut self) -> PyResult<&mut P> {
+        self.0.as_mut().ok_or_else(already_finalized)
+    }
+
+    /// A call's outcome as pyca raises it; a failure ends the stream where pyca's does.
+    fn settle<T>(&mut self, py: Python<'_>, r: Result<T, Error>) -> PyResult<T> {
+        if r.is_err() && P::FAILURE_ENDS {
+            self.0 = None;
+        }
+        r.map_err(|e| to_py(py, e))
     }
 
     fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
         let d = Buf::new(data, "data")?;
-        let o = self.active()?;
-        let n = o.update_len(d.len());
-        let input = d.get();
-        let r = new_bytes(py, n, d.len() >= crate::buffers::DETACH_MIN, |out| {
-            o.update_into(input, out).map(|_| ())
+        let p = self.active()?;
+        let (n, input) = (p.update_len(d.len()), d.get());
+        let r = new_bytes(py, n, input.len() >= DETACH_MIN, |out| {
+            p.update_into(input, out).map(|_| ())
         })?;
-        self.run(py, r)
+        self.settle(py, r)
     }
 
     fn update_into(
@@ -197,28 +156,52 @@ impl Decryptor {
     ) -> PyResult<usize> {
         let d = Buf::new(data, "data")?;
         let mut out = Export::new(buf, true)?;
-        let o = self.active()?;
-        let need = o.update_len(d.len());
-        if out.len() < need {
-            return Err(to_py(
-                py,
-                Error::BufferSize {
-                    got: out.len(),
-                    expected: need,
-                },
-            ));
+        let p = self.active()?;
+        // Refused before anything changes, so a short buffer never ends the stream.
+        let (got, expected) = (out.len(), p.update_len(d.len()));
+        if got < expected {
+            return Err(to_py(py, Error::BufferSize { got, expected }));
         }
         let input = readable_apart(d.get(), data, &out, buf)?;
         let dst = out.bytes_mut();
-        let r = maybe_detach(py, input.len(), || o.update_into(&input, dst));
-        self.run(py, r)
+        let r = maybe_detach(py, input.len(), || p.update_into(&input, dst));
+        self.settle(py, r)
     }
 
     fn finalize(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
-        let o = self.0.take().ok_or_else(already_finalized)?;
-        let n = o.finish_len();
-        new_bytes(py, n, false, |out| o.finish_into(out).map(|_| ()))?.map_err(|e| to_py(py, e))
+        let p = self.0.take().ok_or_else(already_finalized)?;
+        let n = p.finish_len();
+        new_bytes(py, n, false, |out| p.finish_into(out).map(|_| ()))?.map_err(|e| to_py(py, e))
     }
+}
+
+/// The three calls both classes of a pair have, with their docs: `update`,
+/// `update_into` and `finalize` over the class's `Stream`.
+macro_rules! stream_methods {
+    ($cls:ident, update: $update:literal, finalize: $finalize:literal) => {
+        #[pymethods]
+        impl $cls {
+            #[doc = $update]
+            fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+                self.0.update(py, data)
+            }
+
+            /// As `update`, written into the writable buffer `buf`; returns the count.
+            fn update_into(
+                &mut self,
+                py: Python<'_>,
+                data: &Bound<'_, PyAny>,
+                buf: &Bound<'_, PyAny>,
+            ) -> PyResult<usize> {
+                self.0.update_into(py, data, buf)
+            }
+
+            #[doc = $finalize]
+            fn finalize(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
+                self.0.finalize(py)
+            }
+        }
+    };
 }
 
 /// One pyca-named class pair: the encryptor and decryptor for keys of `$len` bytes.
@@ -226,75 +209,39 @@ macro_rules! cobblestone_pair {
     ($enc:ident, $dec:ident, $len:literal, $doc_enc:literal, $doc_dec:literal) => {
         #[doc = $doc_enc]
         #[pyclass(module = "gcmkit.cobblestone")]
-        pub(crate) struct $enc(Encryptor);
+        pub(crate) struct $enc(Stream<Sealer>);
 
         #[pymethods]
         impl $enc {
             #[new]
             fn new(key: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>) -> PyResult<Self> {
-                Encryptor::new(key, context, $len).map($enc)
+                Stream::new(key, context, $len, Sealer::new).map($enc)
             }
 
             /// A new random key.
             #[staticmethod]
             fn generate_key(py: Python<'_>) -> PyResult<Py<PyBytes>> {
-                generate_key(py, $len)
-            }
-
-            /// Encrypts `data`: returns the header (first call) and every chunk completed.
-            fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-                self.0.update(py, data)
-            }
-
-            /// As `update`, written into the writable buffer `buf`; returns the count.
-            fn update_into(
-                &mut self,
-                py: Python<'_>,
-                data: &Bound<'_, PyAny>,
-                buf: &Bound<'_, PyAny>,
-            ) -> PyResult<usize> {
-                self.0.update_into(py, data, buf)
-            }
-
-            /// The final chunk (and the header if no update wrote it).
-            fn finalize(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
-                self.0.finalize(py)
+                random_key(py, 8 * $len, &[8 * $len])
             }
         }
+        stream_methods!($enc,
+            update: "Encrypts `data`: returns the header (first call) and every chunk completed.",
+            finalize: "The final chunk (and the header if no update wrote it).");
 
         #[doc = $doc_dec]
         #[pyclass(module = "gcmkit.cobblestone")]
-        pub(crate) struct $dec(Decryptor);
+        pub(crate) struct $dec(Stream<Opener>);
 
         #[pymethods]
         impl $dec {
             #[new]
             fn new(key: &Bound<'_, PyAny>, context: &Bound<'_, PyAny>) -> PyResult<Self> {
-                Decryptor::new(key, context, $len).map($dec)
-            }
-
-            /// Decrypts `data`: returns the plaintext of every chunk it completes, each
-            /// verified; raises InvalidTag (and ends the decryptor) if one does not.
-            fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
-                self.0.update(py, data)
-            }
-
-            /// As `update`, written into the writable buffer `buf`; returns the count.
-            fn update_into(
-                &mut self,
-                py: Python<'_>,
-                data: &Bound<'_, PyAny>,
-                buf: &Bound<'_, PyAny>,
-            ) -> PyResult<usize> {
-                self.0.update_into(py, data, buf)
-            }
-
-            /// Verifies the final chunk and returns its plaintext; InvalidTag if the
-            /// message was cut or modified.
-            fn finalize(&mut self, py: Python<'_>) -> PyResult<Py<PyBytes>> {
-                self.0.finalize(py)
+                Stream::new(key, context, $len, Opener::new).map($dec)
             }
         }
+        stream_methods!($dec,
+            update: "Decrypts `data`: returns the plaintext of every chunk it completes, each verified; raises InvalidTag (and ends the decryptor) if one does not.",
+            finalize: "Verifies the final chunk and returns its plaintext; InvalidTag if the message was cut or modified.");
     };
 }
 

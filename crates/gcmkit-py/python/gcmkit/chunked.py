@@ -128,7 +128,7 @@ def _read_exact(source, n):
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-def open_ranges(key, context, source):
+def _open_ranges(key, context, source):
     """A ``RangeDecryptor`` for the Cobblestone message in ``source`` (a seekable binary
     file object): reads its header and its length, checks the key commitment."""
     size = source.seek(0, 2)
@@ -137,18 +137,22 @@ def open_ranges(key, context, source):
     return RangeDecryptor(key, b"" if context is None else context, header, size)
 
 
-def read_range(ranges, source, offset, length):
-    """Plaintext bytes ``offset..offset + length`` (cut at the end) of the message in
-    ``source`` whose ``RangeDecryptor`` is ``ranges``: one read of the chunks they touch,
-    each verified."""
+def _read_chunks(ranges, source, offset, length):
+    """``(at, plain)``: the verified plaintext of the chunks that bytes ``offset..offset +
+    length`` touch (one read of ``source``), which begins at plaintext offset ``at``."""
     span = ranges.span(offset, length)
-    _, count, start, end = span
+    first, count, start, end = span
     if count == 0:
-        return b""
+        return min(offset, ranges.plaintext_len), b""
     source.seek(start)
-    data = _read_exact(source, end - start)
-    plain = ranges.decrypt(span, data)  # InvalidTag for a short read: the message was cut
-    skip = min(offset, ranges.plaintext_len) - span[0] * CHUNK
+    # A short read (a cut message) is InvalidTag from decrypt.
+    return first * CHUNK, ranges.decrypt(span, _read_exact(source, end - start))
+
+
+def _read_range(ranges, source, offset, length):
+    """Plaintext bytes ``offset..offset + length``, cut at the end of the message."""
+    at, plain = _read_chunks(ranges, source, offset, length)
+    skip = min(offset, ranges.plaintext_len) - at
     if skip == 0 and length >= len(plain):
         return plain
     return plain[skip:skip + length]
@@ -164,7 +168,7 @@ def decrypt_range(key, context, source, offset, length):
     offset or length."""
     if offset < 0 or length < 0:
         raise ValueError(f"offset and length must not be negative (got {offset}, {length})")
-    return read_range(open_ranges(key, context, source), source, offset, length)
+    return _read_range(_open_ranges(key, context, source), source, offset, length)
 
 
 def encrypt_file(key, src, dst, context=b""):

@@ -45,7 +45,7 @@ import fsspec
 from fsspec.implementations.chained import ChainedFileSystem
 from fsspec.spec import AbstractBufferedFile
 
-from gcmkit.chunked import CHUNK, HEADER, _read_exact, open_ranges, read_range
+from gcmkit.chunked import CHUNK, HEADER, _open_ranges, _read_chunks
 from gcmkit.cobblestone import Cobblestone128Encryptor, Cobblestone256Encryptor
 
 __all__ = ["CobblestoneFileSystem", "CobblestoneFile", "CobblestoneWriter", "plaintext_size"]
@@ -103,10 +103,9 @@ class CobblestoneFileSystem(ChainedFileSystem):
     def to_dict(self, *, include_password=True):
         # fsspec would write the key out as a list of integers: refuse instead. A key file
         # (key_file=) is the serializable form.
-        d = super().to_dict(include_password=include_password)
         if self.storage_options.get("key") is not None:
             raise TypeError("a CobblestoneFileSystem holding its key cannot be serialized; use key_file=")
-        return d
+        return super().to_dict(include_password=include_password)
 
     # Metadata: the target's, with the plaintext size.
     def _plain_info(self, info):
@@ -128,9 +127,6 @@ class CobblestoneFileSystem(ChainedFileSystem):
         return self.fs.ukey(self._strip_protocol(path))
 
     def rm_file(self, path):
-        self.fs.rm_file(self._strip_protocol(path))
-
-    def _rm(self, path):
         self.fs.rm_file(self._strip_protocol(path))
 
     def mkdir(self, path, create_parents=True, **kwargs):
@@ -173,9 +169,9 @@ class CobblestoneFile(AbstractBufferedFile):
     def __init__(self, fs, path, mode="rb", block_size=None, cache_type="none", **kwargs):
         self._raw = fs.fs.open(path, "rb")
         try:
-            self._ranges = open_ranges(fs._key, fs._context, self._raw)
+            self._ranges = _open_ranges(fs._key, fs._context, self._raw)
             # The length: authenticated here, by the final chunk.
-            read_range(self._ranges, self._raw, self._ranges.plaintext_len, 1)
+            _read_chunks(self._ranges, self._raw, self._ranges.plaintext_len, 1)
         except BaseException:
             self._raw.close()
             raise
@@ -191,14 +187,7 @@ class CobblestoneFile(AbstractBufferedFile):
         if at <= start and end <= at + len(window):
             return window[start - at:end - at]
         # Small reads fetch a whole block; large ones exactly their chunks.
-        want = max(end - start, self.blocksize)
-        span = self._ranges.span(start, want)
-        first, count, lo, hi = span
-        if count == 0:
-            return b""
-        self._raw.seek(lo)
-        plain = self._ranges.decrypt(span, _read_exact(self._raw, hi - lo))
-        at = first * CHUNK
+        at, plain = _read_chunks(self._ranges, self._raw, start, max(end - start, self.blocksize))
         self._window = (at, plain)
         return plain[start - at:end - at]
 

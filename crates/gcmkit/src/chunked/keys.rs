@@ -18,6 +18,13 @@ pub(crate) struct MessageKeys {
     pub(crate) salt: [u8; SALT],
 }
 
+/// Checks that `key` is a Cobblestone key: 16 bytes (Cobblestone-128) or 32
+/// (Cobblestone-256), else `Error::InvalidKeyLength`; for callers that must refuse a bad
+/// key before they do anything else (open a file, size a buffer).
+pub fn check_key(key: &[u8]) -> Result<(), Error> {
+    aead_name(key.len()).map(|_| ())
+}
+
 pub(crate) fn aead_name(key_len: usize) -> Result<&'static [u8], Error> {
     match key_len {
         16 => Ok(b"AEAD_AES_128_GCM"),

@@ -1,7 +1,7 @@
 //! Whole messages in memory, and the chunk sealing that every encryption path shares.
 
 use super::keys::{aead_name, random_salt, MessageKeys};
-use super::{chunk_count, CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
+use super::{chunk_count, out_exactly, Layout, CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::vec;
@@ -78,26 +78,16 @@ pub fn ciphertext_len(plaintext_len: usize) -> Result<usize, Error> {
 /// length no message has: shorter than a header and a tag, or ending on a chunk
 /// boundary or inside a tag).
 pub fn plaintext_len(ciphertext_len: usize) -> Result<usize, Error> {
-    let body = ciphertext_len.checked_sub(HEADER).ok_or(Error::Truncated)?;
-    body_plaintext_len(body)
+    Layout::of_message(ciphertext_len as u64).map(|l| l.plaintext_len() as usize)
 }
 
 fn body_plaintext_len(body: usize) -> Result<usize, Error> {
-    let (full, last) = (body / CT_CHUNK, body % CT_CHUNK);
-    if last < TAG {
-        return Err(Error::Truncated); // missing or cut final chunk
-    }
-    if full as u64 + 1 > MAX_CHUNKS {
-        return Err(super::too_many_chunks(full as u64 + 1));
-    }
-    Ok(full * CHUNK + last - TAG)
+    Layout::of_body(body as u64).map(|l| l.plaintext_len() as usize)
 }
 
 /// Encrypts a whole message (Cobblestone-128 or -256 by key length).
 pub fn encrypt(key: &[u8], context: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut out = vec![0u8; ciphertext_len(plaintext.len())?];
-    encrypt_into(key, context, plaintext, &mut out)?;
-    Ok(out)
+    encrypt_with(key, context, plaintext, random_salt()?, Engine::selected()?)
 }
 
 /// Encrypts a whole message into `out`, which must be [`ciphertext_len`] bytes: one pass
@@ -139,12 +129,7 @@ fn encrypt_with_into(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let need = ciphertext_len(plaintext.len())?;
-    if out.len() != need {
-        return Err(Error::BufferSize {
-            got: out.len(),
-            expected: need,
-        });
-    }
+    out_exactly(out.len(), need)?;
     let keys = MessageKeys::derive(key, &salt, context, engine)?;
     out[..SALT].copy_from_slice(&salt);
     out[SALT..HEADER].copy_from_slice(&keys.commitment);
@@ -154,7 +139,7 @@ fn encrypt_with_into(
 
 /// Decrypts a whole message; returns the plaintext only if every chunk verified.
 pub fn decrypt(key: &[u8], context: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
-    aead_name(key.len())?;
+    aead_name(key.len())?; // a bad key is named before a bad length, as `decrypt_into` does
     let mut out = vec![0u8; plaintext_len(ciphertext.len())?];
     decrypt_into(key, context, ciphertext, &mut out)?;
     Ok(out)
@@ -172,12 +157,7 @@ pub fn decrypt_into(
     let engine = Engine::selected()?;
     aead_name(key.len())?;
     let need = plaintext_len(ciphertext.len())?;
-    if out.len() != need {
-        return Err(Error::BufferSize {
-            got: out.len(),
-            expected: need,
-        });
-    }
+    out_exactly(out.len(), need)?;
     let salt: [u8; SALT] = ciphertext[..SALT]
         .try_into()
         .map_err(|_| Error::Truncated)?;

@@ -41,6 +41,7 @@ mod stream;
 
 #[cfg(feature = "fs")]
 pub use files::{decrypt_file, encrypt_file};
+pub use keys::check_key;
 pub use message::{ciphertext_len, decrypt, decrypt_into, encrypt, encrypt_into, plaintext_len};
 pub use parallel::{decrypt_stream, encrypt_stream, BATCH};
 pub use push::{Opener, Sealer};
@@ -74,5 +75,75 @@ pub(crate) fn too_many_chunks(chunks: u64) -> Error {
     Error::MessageTooLong {
         len: chunks.saturating_mul(CHUNK as u64),
         max: MAX_CHUNKS * CHUNK as u64,
+    }
+}
+
+/// Where the chunks of a stored message lie, from its length alone: the one reading of a
+/// length that the one-shot, seekable and byte-range decryptors share. The plaintext
+/// length it gives is authenticated only once the final chunk has verified.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// The number of chunks, the final (short) one included.
+    pub(crate) chunks: u64,
+    /// The final chunk's ciphertext length (its plaintext and tag, `TAG..CT_CHUNK`).
+    pub(crate) final_ct_len: usize,
+}
+
+impl Layout {
+    /// The chunk sequence of `body` bytes (a message without its header):
+    /// `Error::Truncated` for a length no message has (its final chunk missing or cut).
+    pub(crate) fn of_body(body: u64) -> Result<Self, Error> {
+        let (full, last) = (body / CT_CHUNK as u64, (body % CT_CHUNK as u64) as usize);
+        if last < TAG {
+            return Err(Error::Truncated);
+        }
+        if full + 1 > MAX_CHUNKS {
+            return Err(too_many_chunks(full + 1));
+        }
+        Ok(Layout {
+            chunks: full + 1,
+            final_ct_len: last,
+        })
+    }
+
+    /// A whole message of `len` bytes, header included.
+    pub(crate) fn of_message(len: u64) -> Result<Self, Error> {
+        Self::of_body(len.checked_sub(HEADER as u64).ok_or(Error::Truncated)?)
+    }
+
+    pub(crate) fn plaintext_len(&self) -> u64 {
+        (self.chunks - 1) * CHUNK as u64 + (self.final_ct_len - TAG) as u64
+    }
+
+    /// Chunk `k`'s ciphertext length.
+    pub(crate) fn ct_len_of(&self, k: u64) -> usize {
+        if k + 1 == self.chunks {
+            self.final_ct_len
+        } else {
+            CT_CHUNK
+        }
+    }
+
+    /// Where chunk `k` starts in the message.
+    pub(crate) fn offset_of(k: u64) -> u64 {
+        HEADER as u64 + k * CT_CHUNK as u64
+    }
+}
+
+/// `Error::BufferSize` unless an output of `got` bytes is exactly the `expected` size.
+pub(crate) fn out_exactly(got: usize, expected: usize) -> Result<(), Error> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::BufferSize { got, expected })
+    }
+}
+
+/// `Error::BufferSize` unless an output of `got` bytes holds at least `expected`.
+pub(crate) fn out_at_least(got: usize, expected: usize) -> Result<(), Error> {
+    if got >= expected {
+        Ok(())
+    } else {
+        Err(Error::BufferSize { got, expected })
     }
 }

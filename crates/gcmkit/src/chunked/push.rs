@@ -14,21 +14,12 @@
 //! and the final one by [`Opener::finish_into`].
 
 use super::keys::{aead_name, random_salt, MessageKeys};
-use super::{CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
+use super::{out_at_least, CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::boxed::Box;
 use std::vec::Vec;
 use zeroize::Zeroizing;
-
-/// The error for an output buffer shorter than a call needs.
-fn too_small(got: usize, expected: usize) -> Result<(), Error> {
-    if got < expected {
-        Err(Error::BufferSize { got, expected })
-    } else {
-        Ok(())
-    }
-}
 
 /// Whether chunks `next..next + n` all have counters (the format's 2^38 limit).
 fn check_room(next: u64, n: usize) -> Result<(), Error> {
@@ -38,6 +29,35 @@ fn check_room(next: u64, n: usize) -> Result<(), Error> {
     } else {
         Ok(())
     }
+}
+
+/// Feeds `data` into units of `unit` bytes: completes the partial unit in `buf` first,
+/// then takes whole units straight from `data` (no copy), and keeps the rest in `buf`.
+/// `each` gets every completed unit, in order; the sealer's and opener's one way of
+/// cutting a stream of pieces into chunks. `buf` is wiped after its unit was used.
+fn in_units(
+    buf: &mut Zeroizing<Vec<u8>>,
+    mut data: &[u8],
+    unit: usize,
+    mut each: impl FnMut(&[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if !buf.is_empty() {
+        let take = (unit - buf.len()).min(data.len());
+        buf.extend_from_slice(&data[..take]);
+        data = &data[take..];
+        if buf.len() < unit {
+            return Ok(());
+        }
+        each(buf)?;
+        crate::secret::wipe::wipe_bytes(buf);
+        buf.clear();
+    }
+    let mut whole = data.chunks_exact(unit);
+    for u in whole.by_ref() {
+        each(u)?;
+    }
+    buf.extend_from_slice(whole.remainder());
+    Ok(())
 }
 
 /// Cobblestone encryption in pieces: [`update_into`](Sealer::update_into) writes the
@@ -114,41 +134,31 @@ impl Sealer {
     /// completes into `out`, which must hold [`update_len`](Self::update_len) bytes;
     /// returns the bytes written. A short `out`, or a message past the format's 2^38
     /// chunks, is refused before anything changes.
-    pub fn update_into(&mut self, mut data: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let need = self.update_len(data.len());
-        too_small(out.len(), need)?;
+    pub fn update_into(&mut self, data: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        out_at_least(out.len(), self.update_len(data.len()))?;
         check_room(self.next, (self.buf.len() + data.len()) / CHUNK)?;
-        let mut w = 0;
-        if self.header_pending {
-            out[..SALT].copy_from_slice(&self.keys.salt);
-            out[SALT..HEADER].copy_from_slice(&self.keys.commitment);
-            self.header_pending = false;
-            w = HEADER;
-        }
-        if !self.buf.is_empty() {
-            let take = (CHUNK - self.buf.len()).min(data.len());
-            self.buf.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.buf.len() == CHUNK {
-                self.keys
-                    .seal(self.next, &self.buf, &mut out[w..w + CT_CHUNK])?;
-                self.next += 1;
-                w += CT_CHUNK;
-                crate::secret::wipe::wipe_bytes(&mut self.buf);
-                self.buf.clear();
-            }
-        }
-        // Whole chunks straight from `data` into `out`: one pass each.
-        while data.len() >= CHUNK {
-            let (chunk, rest) = data.split_at(CHUNK);
-            self.keys
-                .seal(self.next, chunk, &mut out[w..w + CT_CHUNK])?;
-            self.next += 1;
+        let mut w = self.write_header(out);
+        let Sealer {
+            keys, buf, next, ..
+        } = self;
+        in_units(buf, data, CHUNK, |chunk| {
+            keys.seal(*next, chunk, &mut out[w..w + CT_CHUNK])?;
+            *next += 1;
             w += CT_CHUNK;
-            data = rest;
-        }
-        self.buf.extend_from_slice(data);
+            Ok(())
+        })?;
         Ok(w)
+    }
+
+    /// Writes the header into `out` if no call has yet; returns its length written.
+    fn write_header(&mut self, out: &mut [u8]) -> usize {
+        if !self.header_pending {
+            return 0;
+        }
+        out[..SALT].copy_from_slice(&self.keys.salt);
+        out[SALT..HEADER].copy_from_slice(&self.keys.commitment);
+        self.header_pending = false;
+        HEADER
     }
 
     /// The bytes [`finish_into`](Self::finish_into) writes.
@@ -161,14 +171,9 @@ impl Sealer {
     /// complete: the sealer is consumed, whatever the outcome.
     pub fn finish_into(mut self, out: &mut [u8]) -> Result<usize, Error> {
         let need = self.finish_len();
-        too_small(out.len(), need)?;
+        out_at_least(out.len(), need)?;
         check_room(self.next, 1)?;
-        let h = self.header_len();
-        if self.header_pending {
-            out[..SALT].copy_from_slice(&self.keys.salt);
-            out[SALT..HEADER].copy_from_slice(&self.keys.commitment);
-            self.header_pending = false;
-        }
+        let h = self.write_header(out);
         self.keys.seal(self.next, &self.buf, &mut out[h..need])?;
         Ok(need)
     }
@@ -259,7 +264,7 @@ impl Opener {
         if matches!(self.state, OpenerState::Failed) {
             return Err(Error::StreamFailed);
         }
-        too_small(out.len(), self.update_len(data.len()))?;
+        out_at_least(out.len(), self.update_len(data.len()))?;
         let mut w = 0;
         let r = self.update_inner(data, out, &mut w);
         if r.is_err() {
@@ -302,27 +307,13 @@ impl Opener {
             return Err(Error::StreamFailed);
         };
         check_room(*next, (buf.len() + data.len()) / CT_CHUNK)?;
-        if !buf.is_empty() {
-            let take = (CT_CHUNK - buf.len()).min(data.len());
-            buf.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if buf.len() == CT_CHUNK {
-                keys.open_into(*next, buf, &mut out[*w..*w + CHUNK])?;
-                *next += 1;
-                *w += CHUNK;
-                buf.clear();
-            }
-        }
-        // Whole chunks straight from `data` into `out`: one pass each, released verified.
-        while data.len() >= CT_CHUNK {
-            let (chunk, rest) = data.split_at(CT_CHUNK);
+        // Each full chunk released as soon as it verified: a full chunk is never the final one.
+        in_units(buf, data, CT_CHUNK, |chunk| {
             keys.open_into(*next, chunk, &mut out[*w..*w + CHUNK])?;
             *next += 1;
             *w += CHUNK;
-            data = rest;
-        }
-        buf.extend_from_slice(data);
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The bytes [`finish_into`](Self::finish_into) writes: the final chunk's plaintext
@@ -340,7 +331,7 @@ impl Opener {
     /// opener is consumed, whatever the outcome; on failure `out` is zeroed.
     pub fn finish_into(self, out: &mut [u8]) -> Result<usize, Error> {
         let need = self.finish_len();
-        too_small(out.len(), need)?;
+        out_at_least(out.len(), need)?;
         match self.state {
             OpenerState::Failed => Err(Error::StreamFailed),
             OpenerState::Header { .. } => Err(Error::Truncated),
@@ -485,14 +476,14 @@ mod tests {
             HEADER + TAG - 1,
             HEADER + CT_CHUNK,
         ] {
-            assert!(
-                open_in(&key, b"ctx", &ct[..cut], 1000).is_err(),
-                "cut at {cut}"
-            );
+            let r = open_in(&key, b"ctx", &ct[..cut], 1000);
+            assert_eq!(r, Err(Error::Truncated), "cut at {cut}");
         }
+        // Trailing bytes move the final chunk's bounds: its tag no longer verifies.
         let mut long = ct.clone();
         long.extend_from_slice(b"trailing");
-        assert!(open_in(&key, b"ctx", &long, 1000).is_err());
+        let r = open_in(&key, b"ctx", &long, 1000);
+        assert_eq!(r, Err(Error::ModifiedChunk { chunk: 1 }));
         assert!(matches!(
             Opener::new(&[0u8; 24], b""),
             Err(Error::InvalidKeyLength { .. })

@@ -6,7 +6,7 @@
 
 use super::keys::{aead_name, MessageKeys};
 use super::message::for_chunks;
-use super::{CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
+use super::{out_exactly, Layout, CHUNK, HEADER, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::vec::Vec;
@@ -61,8 +61,7 @@ pub struct ChunkSpan {
 /// ```
 pub struct RangeDecryptor {
     keys: MessageKeys,
-    chunks: u64,
-    final_ct_len: usize,
+    layout: Layout,
     len: u64,
 }
 
@@ -81,25 +80,15 @@ impl RangeDecryptor {
         if header.len() < HEADER {
             return Err(Error::Truncated);
         }
-        let body = ciphertext_len
-            .checked_sub(HEADER as u64)
-            .ok_or(Error::Truncated)?;
-        let (full, last) = (body / CT_CHUNK as u64, (body % CT_CHUNK as u64) as usize);
-        if last < TAG {
-            return Err(Error::Truncated);
-        }
-        if full + 1 > MAX_CHUNKS {
-            return Err(super::too_many_chunks(full + 1));
-        }
+        let layout = Layout::of_message(ciphertext_len)?;
         let mut salt = [0u8; SALT];
         salt.copy_from_slice(&header[..SALT]);
         let keys = MessageKeys::derive(key, &salt, context, engine)?;
         keys.check_commitment(&header[SALT..HEADER])?;
         Ok(RangeDecryptor {
             keys,
-            chunks: full + 1,
-            final_ct_len: last,
-            len: full * CHUNK as u64 + (last - TAG) as u64,
+            layout,
+            len: layout.plaintext_len(),
         })
     }
 
@@ -110,15 +99,7 @@ impl RangeDecryptor {
 
     /// The number of chunks, the final (short) one included.
     pub fn chunk_count(&self) -> u64 {
-        self.chunks
-    }
-
-    fn ct_len_of(&self, k: u64) -> usize {
-        if k + 1 == self.chunks {
-            self.final_ct_len
-        } else {
-            CT_CHUNK
-        }
+        self.layout.chunks
     }
 
     /// The chunks that the plaintext bytes `offset..offset + len` touch, cut at the end
@@ -136,14 +117,14 @@ impl RangeDecryptor {
                 end: HEADER as u64,
             };
         }
-        let first = (offset.min(self.len) / CHUNK as u64).min(self.chunks - 1);
+        let first = (offset.min(self.len) / CHUNK as u64).min(self.layout.chunks - 1);
         let last = if reaches_end {
-            self.chunks - 1
+            self.layout.chunks - 1
         } else {
             (end - 1) / CHUNK as u64
         };
-        let start = HEADER as u64 + first * CT_CHUNK as u64;
-        let stop = HEADER as u64 + last * CT_CHUNK as u64 + self.ct_len_of(last) as u64;
+        let start = Layout::offset_of(first);
+        let stop = Layout::offset_of(last) + self.layout.ct_len_of(last) as u64;
         ChunkSpan {
             first,
             count: last - first + 1,
@@ -168,16 +149,11 @@ impl RangeDecryptor {
         if wire.len() as u64 != span.end - span.start {
             return Err(Error::Truncated);
         }
-        if out.len() != want {
-            return Err(Error::BufferSize {
-                got: out.len(),
-                expected: want,
-            });
-        }
+        out_exactly(out.len(), want)?;
         let mut items = Vec::with_capacity(span.count as usize);
         let (mut c, mut p) = (wire, &mut *out);
         for k in span.first..span.first + span.count {
-            let n = self.ct_len_of(k);
+            let n = self.layout.ct_len_of(k);
             let (ci, cr) = c.split_at(n);
             let (pi, pr) = core::mem::take(&mut p).split_at_mut(n - TAG);
             items.push((k, (ci, pi)));
@@ -199,10 +175,10 @@ impl RangeDecryptor {
         let last = span
             .first
             .checked_add(span.count - 1)
-            .filter(|&l| l < self.chunks);
+            .filter(|&l| l < self.layout.chunks);
         let ok = last.is_some_and(|l| {
-            span.start == HEADER as u64 + span.first * CT_CHUNK as u64
-                && span.end == HEADER as u64 + l * CT_CHUNK as u64 + self.ct_len_of(l) as u64
+            span.start == Layout::offset_of(span.first)
+                && span.end == Layout::offset_of(l) + self.layout.ct_len_of(l) as u64
         });
         if !ok {
             return Err(Error::InvalidParameter(
@@ -216,7 +192,7 @@ impl RangeDecryptor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chunked;
+    use crate::chunked::{self, CT_CHUNK};
     use std::vec;
 
     fn read(r: &RangeDecryptor, sealed: &[u8], off: u64, len: u64) -> Result<Vec<u8>, Error> {
@@ -293,7 +269,10 @@ mod tests {
         let cut = &sealed[..sealed.len() - 5];
         let r2 = RangeDecryptor::new(&key, b"", cut, cut.len() as u64).unwrap();
         assert!(read(&r2, cut, 0, 10).is_ok());
-        assert!(read(&r2, cut, 3 * CHUNK as u64, 100).is_err());
+        assert_eq!(
+            read(&r2, cut, 3 * CHUNK as u64, 100),
+            Err(Error::ModifiedChunk { chunk: 3 })
+        );
         // Lengths no message has, and the wrong key.
         for len in [
             0,
@@ -314,9 +293,8 @@ mod tests {
             end: s.end - 1,
             ..s
         };
-        assert!(r
-            .decrypt_into(forged, &sealed[..forged.end as usize], &mut [0; CHUNK])
-            .is_err());
+        let r3 = r.decrypt_into(forged, &sealed[..forged.end as usize], &mut [0; CHUNK]);
+        assert!(matches!(r3, Err(Error::InvalidParameter(_))), "{r3:?}");
         assert_eq!(
             r.decrypt_into(s, &sealed[HEADER..HEADER + 10], &mut [0; CHUNK]),
             Err(Error::Truncated)

@@ -2,7 +2,7 @@
 
 use super::keys::MessageKeys;
 use super::stream::{read_full, read_header};
-use super::{CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, TAG};
+use super::{Layout, CHUNK, CT_CHUNK, TAG};
 use crate::error::Error;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::vec::Vec;
@@ -33,8 +33,7 @@ use zeroize::Zeroizing;
 pub struct SeekableDecryptor<R: Read + Seek> {
     inner: R,
     keys: MessageKeys,
-    chunks: u64,
-    final_ct_len: usize,
+    layout: Layout,
     len: u64,
     pos: u64,
     cached: Option<u64>,
@@ -47,28 +46,18 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
     pub fn new(key: &[u8], context: &[u8], mut inner: R) -> Result<Self, Error> {
         inner.seek(SeekFrom::Start(0))?;
         let keys = read_header(key, context, &mut inner)?;
-        let total = inner.seek(SeekFrom::End(0))?;
-        let body = total - HEADER as u64;
-        let full = body / CT_CHUNK as u64;
-        let last = (body % CT_CHUNK as u64) as usize;
-        if last < TAG {
-            return Err(Error::Truncated);
-        }
-        if full + 1 > MAX_CHUNKS {
-            return Err(super::too_many_chunks(full + 1));
-        }
+        let layout = Layout::of_message(inner.seek(SeekFrom::End(0))?)?;
         let mut s = SeekableDecryptor {
             inner,
             keys,
-            chunks: full + 1,
-            final_ct_len: last,
-            len: full * CHUNK as u64 + (last - TAG) as u64,
+            layout,
+            len: layout.plaintext_len(),
             pos: 0,
             cached: None,
             buf: Zeroizing::new(Vec::with_capacity(CT_CHUNK)),
             failed: false,
         };
-        s.load(full)?;
+        s.load(layout.chunks - 1)?;
         Ok(s)
     }
 
@@ -82,13 +71,8 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
             return Ok(());
         }
         self.cached = None;
-        let len = if k + 1 == self.chunks {
-            self.final_ct_len
-        } else {
-            CT_CHUNK
-        };
-        self.inner
-            .seek(SeekFrom::Start(HEADER as u64 + k * CT_CHUNK as u64))?;
+        let len = self.layout.ct_len_of(k);
+        self.inner.seek(SeekFrom::Start(Layout::offset_of(k)))?;
         self.buf.resize(len, 0);
         if read_full(&mut self.inner, &mut self.buf)? < len {
             return Err(Error::Truncated);

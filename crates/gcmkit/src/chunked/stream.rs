@@ -1,10 +1,12 @@
 //! The `io::Write` encryptor and `io::Read` decryptor: one chunk of memory each.
 
-use super::keys::{aead_name, random_salt, MessageKeys};
+use super::keys::{aead_name, MessageKeys};
+use super::Sealer;
 use super::{CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::io::{self, Read, Write};
+use std::vec;
 use std::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -26,79 +28,44 @@ use zeroize::Zeroizing;
 /// ```
 pub struct Encryptor<W: Write> {
     inner: W,
-    keys: MessageKeys,
-    buf: Zeroizing<Vec<u8>>,
-    k: u64,
-    finished: bool,
+    sealer: Sealer,
+    /// What one piece of at most a chunk seals to (at most the header and one chunk):
+    /// ciphertext, on the heap so that no call puts a chunk on the stack.
+    out: Vec<u8>,
 }
 
 impl<W: Write> Encryptor<W> {
     /// Writes the header to `inner` and returns the encryptor.
-    pub fn new(key: &[u8], context: &[u8], inner: W) -> Result<Self, Error> {
-        let engine = Engine::selected()?;
-        Self::with_salt(key, context, inner, random_salt()?, engine)
-    }
-
-    pub(crate) fn with_salt(
-        key: &[u8],
-        context: &[u8],
-        mut inner: W,
-        salt: [u8; SALT],
-        engine: Engine,
-    ) -> Result<Self, Error> {
-        let keys = MessageKeys::derive(key, &salt, context, engine)?;
-        inner.write_all(&salt)?;
-        inner.write_all(&keys.commitment)?;
-        Ok(Encryptor {
-            inner,
-            keys,
-            buf: Zeroizing::new(Vec::with_capacity(CT_CHUNK)),
-            k: 0,
-            finished: false,
-        })
-    }
-
-    fn emit(&mut self) -> Result<(), Error> {
-        if self.k + 1 >= MAX_CHUNKS {
-            return Err(super::too_many_chunks(self.k + 1));
-        }
-        let n = self.buf.len();
-        let mut out = [0u8; CT_CHUNK];
-        self.keys.seal(self.k, &self.buf, &mut out[..n + TAG])?;
-        self.inner.write_all(&out[..n + TAG])?;
-        self.buf.clear();
-        self.k += 1;
-        Ok(())
+    pub fn new(key: &[u8], context: &[u8], mut inner: W) -> Result<Self, Error> {
+        let mut sealer = Sealer::new(key, context)?;
+        let mut out = vec![0u8; HEADER + CT_CHUNK];
+        let n = sealer.update_into(&[], &mut out)?;
+        inner.write_all(&out[..n])?;
+        Ok(Encryptor { inner, sealer, out })
     }
 
     /// Writes the final (short, maybe empty) chunk and returns the inner writer.
-    pub fn finish(mut self) -> Result<W, Error> {
-        // A full buffered chunk is not final: the final chunk is always short (maybe empty).
-        if self.buf.len() == CHUNK {
-            self.emit()?;
-        }
-        self.emit()?;
-        self.finished = true;
-        self.inner.flush()?;
-        // Move the writer out; the remaining fields are dropped (buffer zeroized).
-        let Encryptor { inner, .. } = self;
+    pub fn finish(self) -> Result<W, Error> {
+        let Encryptor {
+            mut inner,
+            sealer,
+            mut out,
+        } = self;
+        let n = sealer.finish_into(&mut out)?;
+        inner.write_all(&out[..n])?;
+        inner.flush()?;
         Ok(inner)
     }
 }
 
 impl<W: Write> Write for Encryptor<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        let mut used = 0;
-        while used < data.len() {
-            // A full chunk is only written once more data proves it is not the last.
-            if self.buf.len() == CHUNK {
-                self.emit()?;
-            }
-            let n = (CHUNK - self.buf.len()).min(data.len() - used);
-            self.buf.extend_from_slice(&data[used..used + n]);
-            used += n;
+        // Pieces of at most a chunk: each seals to at most one chunk (`out`'s size).
+        for piece in data.chunks(CHUNK) {
+            let n = self.sealer.update_into(piece, &mut self.out)?;
+            self.inner.write_all(&self.out[..n])?;
         }
-        Ok(used)
+        Ok(data.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
