@@ -5,15 +5,18 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-all lint lint-rustls speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-all test-build test-build-rust release-checks lint lint-rustls lint-bench speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
-TEST_LEGS = test-deps lint test-rust test-stack test-python speed-guard
-## Every leg: the fast tier, then aarch64 under qemu, the rustls provider, the OpenSSL
-## provider, the hardware model, ct-check, interop, fuzz smoke, publish and MSRV, no_std
-## and wasm.
-ALL_LEGS = $(TEST_LEGS) test-rustls test-aarch64 test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+## test-build first makes the two big builds at once (the test profile's and the wheel's
+## release build: each is mostly one long rustc of gcmkit, which keeps under two cores
+## busy); each later leg still builds what it needs when run alone.
+TEST_LEGS = test-deps lint test-build test-rust test-stack test-python speed-guard
+## Every leg: the fast tier, then the release-profile checks, aarch64 under qemu, the
+## rustls provider, the OpenSSL provider, the hardware model, ct-check, interop, fuzz smoke,
+## publish and MSRV, no_std and wasm.
+ALL_LEGS = $(TEST_LEGS) release-checks test-rustls test-aarch64 test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
 
 test:
 	@MAKE='$(MAKE)' scripts/run-legs.sh $(TEST_LEGS)
@@ -22,56 +25,77 @@ test-all:
 	@MAKE='$(MAKE)' scripts/run-legs.sh $(ALL_LEGS)
 
 ## rustfmt (the workspace and the rustls provider's) and clippy with warnings as errors on
-## the workspace, every feature on (30 s from a fresh clone on Zen 5, dependencies
-## downloaded).
+## the workspace, every feature on: every member but the benchmark, whose peers are a long
+## C build (make lint-bench).
 lint:
 	$(CARGO) fmt --all -- --check
 	cd crates/gcmkit-rustls && $(CARGO) fmt -- --check
-	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
+	$(CARGO) clippy --workspace --exclude gcmkit-bench --all-targets --all-features -- -D warnings
+
+## clippy on the benchmark crate (aws-lc-rs's C build first: not in the test legs).
+lint-bench:
+	$(CARGO) clippy -p gcmkit-bench --all-targets -- -D warnings
 
 ## clippy on the rustls provider (a workspace of its own) with its aws-lc-rs feature: a long
 ## C build, so not in the test legs (`make clippy` runs both).
 lint-rustls:
 	cd crates/gcmkit-rustls && $(CARGO) clippy --all-targets --all-features -- -D warnings
 
-## gcmkit's throughput as a ratio of its peers' in one process (under a second once built,
-## the build shared with test-stack's release build): fails below
-## 0.5x (crates/gcmkit-speed-guard: AES-128-GCM one-shot, gathered and on-line against ring,
-## AES-256-GCM-SIV against RustCrypto, on every hardware engine). The Python suite's
+## gcmkit's throughput as a ratio of its peers' in one process (under a second once built):
+## fails below 0.5x (crates/gcmkit-speed-guard: AES-128-GCM one-shot, gathered and on-line
+## against ring, AES-256-GCM-SIV against RustCrypto, on every hardware engine). Built in
+## the test profile, the build test-rust made (the same units, so only the guard's binary
+## is linked): gcmkit at opt-level 2 with its kernels inlined, as the suites run it. The
+## release build's run is in release-checks (make test-all). The Python suite's
 ## test_speed_guard.py does the same for the Python API against pyca/cryptography.
 speed-guard:
-	$(CARGO) build -q --release $(RELEASE_CHECKS)
-	target/release/gcmkit-speed-guard
+	$(CARGO) build -q $(TEST_BUILD)
+	target/debug/gcmkit-speed-guard
+
+## The test profile's build of every suite (and the binaries, the speed guard's among
+## them), with the features `cargo test` unifies: one build of gcmkit for test-rust and
+## speed-guard.
+TEST_BUILD = --profile test --all-targets --all-features
+
+## The fast tier's two big builds at once: the suites' (test profile) and the wheel's
+## (release, maturin).
+test-build:
+	$(MAKE) --no-print-directory -j2 test-build-rust wheel-native
+test-build-rust:
+	$(CARGO) build -q $(TEST_BUILD)
 
 test-deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 
 test-rust: test-deps
-	$(CARGO) test --workspace --all-targets --all-features
+	$(CARGO) test $(TEST_BUILD)
 	@# The engines suite's binary (test profile: opt-level 2 with debug assertions) links
 	@# every x86 kernel: no kernel reaches an intrinsic left as a call (under a second).
-	scripts/check-inlined.sh $$($(CARGO) test --workspace --all-targets --all-features --no-run \
+	scripts/check-inlined.sh $$($(CARGO) test $(TEST_BUILD) --no-run \
 		--message-format=json 2>/dev/null | $(PYTHON) -c "import json,sys; \
 		print(*[m['executable'] for m in map(json.loads, sys.stdin) if m.get('executable') \
 		and m['target']['name'] == 'engines' and m['package_id'].find('gcmkit') >= 0])")
-	$(CARGO) test --workspace --doc --all-features
-
-## The release-profile checks, built in one cargo invocation so that they share one release
-## build of gcmkit (built apart, their dependencies' features differ and gcmkit is
-## compiled twice: about 2 minutes more).
-RELEASE_CHECKS = -p gcmkit-stack-check -p gcmkit-speed-guard
+	$(CARGO) test --doc --all-features
 
 ## Every public AEAD call (AES-GCM 128/192/256 with 12- and 60-byte IVs and a short tag,
 ## AES-GCM-SIV, XAES-256-GCM, DNDK-GCM, GCM-SIV (2015), GMAC, incremental GMAC, on-line
 ## AES-GCM, Cobblestone) on a 256 KiB thread, on every engine this CPU has, built as a
 ## user's program builds gcmkit: the dev profile (opt-level 0; 7 s to build gcmkit and the
-## check, 6 s to run on Zen 5) and release (opt-level 3). The leg took 2m41s from a fresh
-## clone, most of it the release build of gcmkit that speed-guard then reuses. The test profile's run (opt-level 2) is in
-## test-rust (crates/gcmkit-stack-check/tests).
+## check, 6 s to run on Zen 5). The test profile's run (opt-level 2) is in test-rust
+## (crates/gcmkit-stack-check/tests), the release profile's in release-checks.
 test-stack:
 	$(CARGO) run -q -p gcmkit-stack-check
+
+## The release-profile checks (make test-all): the stack check and the speed guard as a
+## user's release build compiles gcmkit (opt-level 3, thin LTO). Built in one cargo
+## invocation so that they share one release build of gcmkit (built apart, their
+## dependencies' features differ and gcmkit is compiled twice). 4m48s to build from clean
+## on Zen 3 (f25 m1), 2 shared vCPUs; the runs take seconds.
+RELEASE_CHECKS = -p gcmkit-stack-check -p gcmkit-speed-guard
+release-checks:
 	$(CARGO) build -q --release $(RELEASE_CHECKS)
 	target/release/gcmkit-stack-check
+	target/release/gcmkit-speed-guard
 
 ## Machine code per engine and entry point in the release CLI, and the largest stack frame
 ## per engine in release and debug (scripts/code-size.py; v0 symbol names, so that a
@@ -85,10 +109,13 @@ code-size:
 ## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
 ## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,
 ## RFC 9001 vectors, and loopback runs against the openssl CLI (installed if missing).
+## Then its speed guard: gcmkit's record protection at no less than half of ring's, as a
+## ratio in one process (examples/speed_guard.rs, in the test build just made: a second).
 test-rustls:
 	@command -v openssl >/dev/null || (apt-get update -q && apt-get install -y -q openssl) || \
 		echo "*** test-rustls: no openssl CLI and apt-get failed: the openssl interop test will fail ***"
 	cd crates/gcmkit-rustls && $(CARGO) test
+	cd crates/gcmkit-rustls && $(CARGO) run -q --profile test --example speed_guard
 
 ## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
 ## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
@@ -113,7 +140,8 @@ provider:
 	mv target/provider/gcmkit.so.tmp target/provider/gcmkit.so
 
 ## The provider through EVP (OpenSSL's EVP test data, Wycheproof), bad input against
-## OpenSSL's own GCM, valgrind, and real TLS on 127.0.0.1: about 15 s, plus about 60 s to
+## OpenSSL's own GCM, valgrind, real TLS on 127.0.0.1 and the speed guard (EVP AES-GCM at
+## no less than half of OpenSSL's default provider, in one process): about 15 s, plus about 60 s to
 ## build the provider from clean (release profile, 2-core VM). First, its symbols: no SIMD
 ## intrinsic compiled out of line (scripts/check-inlined.sh, under a second).
 test-provider: provider
@@ -170,13 +198,13 @@ wheel: wheel-native
 ## missing_docs, and the MSRV builds (make msrv).
 test-publish: msrv
 	$(CARGO) publish --workspace --dry-run --allow-dirty
-	RUSTDOCFLAGS='-D warnings -W missing_docs' $(CARGO) doc --workspace --all-features --no-deps
+	RUSTDOCFLAGS='-D warnings -W missing_docs' $(CARGO) doc --all-features --no-deps
 
 ## The MSRV stated in Cargo.toml (rust-version), installed with rustup, checks every crate.
 MSRV = $(shell sed -n 's/^rust-version = "\([0-9.]*\)".*/\1/p' Cargo.toml)
 msrv:
 	rustup toolchain install $(MSRV) --profile minimal
-	CARGO_TARGET_DIR=target/msrv $(CARGO) +$(MSRV) check --workspace --all-features
+	CARGO_TARGET_DIR=target/msrv $(CARGO) +$(MSRV) check --all-features
 
 ## The core and both compat facades for embedded and browser targets, default features off,
 ## warnings as errors (installs the targets' standard libraries with rustup).
@@ -213,8 +241,8 @@ hw-synth:
 test-wasm:
 	rustup target add wasm32-wasip1
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check 'wasmtime>=20'
-	cd scripts/wasm-kat && CARGO_TARGET_DIR=$(abspath target/wasm) $(CARGO) build -q --release --target wasm32-wasip1
-	$(PYTHON) scripts/wasi-run.py target/wasm/wasm32-wasip1/release/gcmkit-wasm-kat.wasm
+	$(CARGO) build -q --release -p gcmkit-wasm-kat --target wasm32-wasip1
+	$(PYTHON) scripts/wasi-run.py target/wasm32-wasip1/release/gcmkit-wasm-kat.wasm
 
 build:
 	$(CARGO) build --release -p gcmkit-cli
@@ -227,7 +255,7 @@ fmt:
 	$(CARGO) fmt --all
 	cd crates/gcmkit-rustls && $(CARGO) fmt
 
-clippy: lint lint-rustls
+clippy: lint lint-rustls lint-bench
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
 bench:
@@ -261,7 +289,7 @@ bench-derived:
 ## docs/perf/portable.md. RustCrypto's backend is fixed at build time: own target dir.
 bench-portable:
 	cd bench && RUSTFLAGS='--cfg aes_backend="soft" --cfg polyval_backend="soft"' \
-		CARGO_TARGET_DIR=target-soft $(CARGO) run --release -- portable ../docs/perf
+		CARGO_TARGET_DIR=$(abspath target/soft-backends) $(CARGO) run --release -- portable ../docs/perf
 
 ## The armv8 engine's instruction counts per block (Arm speed cannot be measured here):
 ## docs/perf/armv8.md, from the disassembly of the aarch64 CLI (after make test-aarch64).
@@ -309,4 +337,5 @@ interop: python-wheel-installed
 
 ## Fuzz targets for a fixed time each (stable Rust runner; corpora in fuzz/corpus/).
 fuzz-smoke:
-	cd fuzz && $(CARGO) build --release -q && FUZZ_SECONDS=$${FUZZ_SECONDS:-10} ./target/release/fuzz_smoke
+	$(CARGO) build --profile fuzz -q -p gcmkit-fuzz
+	cd fuzz && FUZZ_SECONDS=$${FUZZ_SECONDS:-10} ../target/fuzz/fuzz_smoke

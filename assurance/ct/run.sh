@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "ct-check needs valgrind"; exit 2; }
-RUSTFLAGS="--cfg gcmkit_ct_check" cargo build --release -q
-BIN=target/release/gcmkit-ct-check
+# Its own folder inside the root target folder: the cfg in RUSTFLAGS changes every crate's
+# build, and sharing target/ would rebuild the rest of the workspace after it.
+export CARGO_TARGET_DIR=../../target/ct-check
+RUSTFLAGS="--cfg gcmkit_ct_check" cargo build --profile ct -q -p gcmkit-ct-check
+BIN=$CARGO_TARGET_DIR/ct/gcmkit-ct-check
 VG=(valgrind --quiet --error-exitcode=99 --track-origins=yes --leak-check=no)
 echo "== gcmkit under memcheck (secrets undefined; must report nothing)"
 GCMKIT_ENGINE=aesni "${VG[@]}" "$BIN" ct

@@ -7,7 +7,9 @@
 #      (not in OpenSSL 3.0) what tests/data/bad_input_siv.expected records, written from
 #      OpenSSL 3.2's cipher_aes_gcm_siv.c;
 #   3. the EVP runner under valgrind memcheck (aesni engine: valgrind cannot run VAES);
-#   4. real TLS on 127.0.0.1 (tls.sh).
+#   4. real TLS on 127.0.0.1 (tls.sh);
+#   5. the speed guard (speed_guard.c): gcmkit's EVP AES-GCM at no less than half of
+#      OpenSSL's own, as a ratio in one process (under a second).
 #   run.sh PYTHON WYCHEPROOF_DATA_DIR
 set -euo pipefail
 PYTHON=${1:-python3}
@@ -50,4 +52,7 @@ fi
 
 echo "== TLS on 127.0.0.1"
 TLS_MIB=${TLS_MIB:-32} "$T/tls.sh" "$PROV" "$PYTHON"
+echo "== speed guard: gcmkit's EVP AES-GCM against OpenSSL's default provider, in one process"
+gcc -O2 -Wall -Werror -o "$OUT/speed_guard" "$T/speed_guard.c" -lcrypto
+"$OUT/speed_guard" -p "$PROV"
 echo "test-provider: $((SECONDS - start)) s"
