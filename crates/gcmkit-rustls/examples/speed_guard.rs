@@ -20,8 +20,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rustls::crypto::cipher::{
-    InboundOpaqueMessage, MessageDecrypter, MessageEncrypter, OutboundChunks,
-    OutboundPlainMessage,
+    InboundOpaqueMessage, MessageDecrypter, MessageEncrypter, OutboundChunks, OutboundPlainMessage,
 };
 use rustls::crypto::CryptoProvider;
 use rustls::{
@@ -61,10 +60,9 @@ fn records(base: CryptoProvider, suite: SupportedCipherSuite) -> Records {
     let (ek, eiv) = split(client.dangerous_extract_secrets().unwrap().tx.1);
     let (dk, div) = split(server.dangerous_extract_secrets().unwrap().rx.1);
     let (enc, dec) = match suite {
-        SupportedCipherSuite::Tls13(t) => (
-            t.aead_alg.encrypter(ek, eiv),
-            t.aead_alg.decrypter(dk, div),
-        ),
+        SupportedCipherSuite::Tls13(t) => {
+            (t.aead_alg.encrypter(ek, eiv), t.aead_alg.decrypter(dk, div))
+        }
         // TLS 1.2: the IV reported is salt (4 bytes) || first explicit nonce (8 bytes).
         SupportedCipherSuite::Tls12(t) => (
             t.aead_alg
