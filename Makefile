@@ -26,15 +26,17 @@ test-all:
 
 ## rustfmt (the workspace and the rustls provider's) and clippy with warnings as errors on
 ## the workspace, every feature on: every member but the benchmark, whose peers are a long
-## C build (make lint-bench).
+## C build (make lint-bench), and the constant-time harness, whose C shim needs valgrind's
+## headers (linted by clippy in make lint-bench too).
 lint:
 	$(CARGO) fmt --all -- --check
 	cd crates/gcmkit-rustls && $(CARGO) fmt -- --check
-	$(CARGO) clippy --workspace --exclude gcmkit-bench --all-targets --all-features -- -D warnings
+	$(CARGO) clippy --workspace --exclude gcmkit-bench --exclude gcmkit-ct-check --all-targets --all-features -- -D warnings
 
-## clippy on the benchmark crate (aws-lc-rs's C build first: not in the test legs).
+## clippy on the benchmark crate (aws-lc-rs's C build first) and the constant-time harness
+## (valgrind's headers): not in the test legs.
 lint-bench:
-	$(CARGO) clippy -p gcmkit-bench --all-targets -- -D warnings
+	$(CARGO) clippy -p gcmkit-bench -p gcmkit-ct-check --all-targets -- -D warnings
 
 ## clippy on the rustls provider (a workspace of its own) with its aws-lc-rs feature: a long
 ## C build, so not in the test legs (`make clippy` runs both).
