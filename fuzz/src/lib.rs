@@ -297,8 +297,11 @@ pub fn differential(data: &[u8]) {
     }
 }
 
+/// A fuzz target: one input, checked.
+pub type Target = fn(&[u8]);
+
 /// The targets by name.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("decrypt_anything", decrypt_anything),
     ("chunked_anything", chunked_anything),
     ("differential", differential),
