@@ -5,7 +5,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-all test-build test-build-rust release-checks lint lint-rustls lint-bench speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-all test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
@@ -26,8 +26,8 @@ test-all:
 
 ## rustfmt (the workspace and the rustls provider's) and clippy with warnings as errors on
 ## the workspace, every feature on: every member but the benchmark, whose peers are a long
-## C build (make lint-bench), and the constant-time harness, whose C shim needs valgrind's
-## headers (linted by clippy in make lint-bench too).
+## C build (make lint-tools), and the constant-time harness, whose C shim needs valgrind's
+## headers (linted by clippy in make lint-tools too).
 lint:
 	$(CARGO) fmt --all -- --check
 	cd crates/gcmkit-rustls && $(CARGO) fmt -- --check
@@ -35,7 +35,7 @@ lint:
 
 ## clippy on the benchmark crate (aws-lc-rs's C build first) and the constant-time harness
 ## (valgrind's headers): not in the test legs.
-lint-bench:
+lint-tools:
 	$(CARGO) clippy -p gcmkit-bench -p gcmkit-ct-check --all-targets -- -D warnings
 
 ## clippy on the rustls provider (a workspace of its own) with its aws-lc-rs feature: a long
@@ -50,7 +50,8 @@ lint-rustls:
 ## is linked): gcmkit at opt-level 2 with its kernels inlined, as the suites run it. The
 ## release build's run is in release-checks (make test-all). In this build RustCrypto's
 ## pure-Rust peers also run at opt-level 2 with debug assertions, which puts the narrower
-## engines at 5-11x them (Zen 3, against 1.3-2.7x in release): those checks bind in
+## engines at 5.25-10.73x them (Zen 3, f25 m1: `make speed-guard`, against 1.26-2.69x from
+## the release build of `make release-checks` on the same machine): those checks bind in
 ## release-checks; here the ones against ring (assembly either way) do. The Python suite's
 ## test_speed_guard.py does the same for the Python API against pyca/cryptography.
 speed-guard:
@@ -260,7 +261,7 @@ fmt:
 	$(CARGO) fmt --all
 	cd crates/gcmkit-rustls && $(CARGO) fmt
 
-clippy: lint lint-rustls lint-bench
+clippy: lint lint-rustls lint-tools
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
 bench:
