@@ -5,7 +5,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 PYTHON ?= python3
 
-.PHONY: test test-all test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
@@ -15,8 +15,8 @@ PYTHON ?= python3
 TEST_LEGS = test-deps lint test-build test-rust test-stack test-python speed-guard
 ## Every leg: the fast tier, then the release-profile checks, aarch64 under qemu, the
 ## rustls provider, the OpenSSL provider, the hardware model, ct-check, interop, fuzz smoke,
-## publish and MSRV, no_std and wasm.
-ALL_LEGS = $(TEST_LEGS) release-checks test-rustls test-aarch64 test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm
+## publish and MSRV, no_std and wasm, and the library's check on Windows and macOS.
+ALL_LEGS = $(TEST_LEGS) doc-error-codes release-checks test-rustls test-aarch64 test-provider test-hw ct-check interop fuzz-smoke test-publish test-nostd test-wasm test-targets
 
 test:
 	@MAKE='$(MAKE)' scripts/run-legs.sh $(TEST_LEGS)
@@ -222,6 +222,25 @@ test-nostd:
 		echo "== gcmkit for $$t, features [$$f]"; \
 		CARGO_TARGET_DIR=target/nostd RUSTFLAGS=-Dwarnings $(CARGO) build -q -p gcmkit \
 			--no-default-features --features "$$f" --target $$t; done; done
+
+## gcmkit's doc tests as rustdoc runs them on nightly (RUSTC_BOOTSTRAP=1): each
+## compile_fail example must fail with the error code it names (stable rustdoc accepts any
+## error, so a renamed item or a typo would pass; tests/doc_examples.rs checks that every
+## one names a code). The variable makes cargo rebuild gcmkit and its dependencies for the
+## doc tests: about 4 minutes (Zen 4, f25 m17), hence in test-all, not test.
+doc-error-codes:
+	RUSTC_BOOTSTRAP=1 $(CARGO) test -q --doc -p gcmkit --all-features
+
+## The library on systems CI has no machine of: `cargo check` (no linker needed) of gcmkit
+## with its default and with every feature for Windows (GNU) and macOS on Apple silicon,
+## and of gcmkit-fs, which is Linux-only and empty there (installs the targets' standard
+## libraries with rustup).
+CHECK_TARGETS = x86_64-pc-windows-gnu aarch64-apple-darwin
+test-targets:
+	rustup target add $(CHECK_TARGETS)
+	set -e; for t in $(CHECK_TARGETS); do echo "== gcmkit and gcmkit-fs for $$t"; \
+		CARGO_TARGET_DIR=target/other-os RUSTFLAGS=-Dwarnings $(CARGO) check -q -p gcmkit -p gcmkit-fs --target $$t; \
+		CARGO_TARGET_DIR=target/other-os RUSTFLAGS=-Dwarnings $(CARGO) check -q -p gcmkit --all-features --target $$t; done
 
 ## The hardware model (hw/: AES-128-GCM as Amaranth RTL, simulated cycle by cycle): installs
 ## ./hw and the test data package, and gcmkit's Python package (the differential tests'

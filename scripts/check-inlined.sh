@@ -6,7 +6,7 @@
 # 56b812f..699da11 made AES-GCM's gathered encryption (the rustls provider's records)
 # about 70x slower that way, and no test could see it. Builds with debug assertions
 # (the test profile) used to leave hundreds of the load and store intrinsics as calls
-# (docs/perf/compile-time.md); the backends no longer call those intrinsics.
+# (docs/history/compile-time.md); the backends no longer call those intrinsics.
 #
 # A binary with no out-of-line core_arch function passes at once (`_xgetbv`, run-time
 # detection in std, is allowed). Otherwise its disassembly is read and every direct call

@@ -35,6 +35,8 @@ rustup target add "$T" >/dev/null 2>&1 || skip "rustup target add $T failed"
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -cpu max -L $SYSROOT"
 QEMU=(qemu-aarch64 -cpu max -L "$SYSROOT")
+# Tests that run a child process of their own binary run it through the same emulator.
+export GCMKIT_TEST_RUNNER="qemu-aarch64 -cpu max -L $SYSROOT"
 
 # The library's suites: vectors, differential, guard pages, properties. Tests that take
 # every supported engine run portable and armv8 both; the default engine is forced to

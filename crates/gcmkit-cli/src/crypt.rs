@@ -6,8 +6,8 @@
 //! with exit 1 and a message naming the chunk; nothing after the bad chunk is written.
 
 use crate::files::{io_failure, open_input, read_key, usage, Failure, Output};
-use gcmkit::fs::escaped;
 use gcmkit::{chunked, Error};
+use gcmkit_fs::escaped;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -81,7 +81,7 @@ pub struct Job {
 fn check_engine() -> Result<(), Failure> {
     gcmkit::Engine::selected()
         .map(|_| ())
-        .map_err(|e| usage(format!("GCMKIT_ENGINE: {e}")))
+        .map_err(|e| usage(e.to_string())) // the error names GCMKIT_ENGINE
 }
 
 /// Runs `stream` from the job's input into its output with a progress bar; commits the

@@ -1,6 +1,6 @@
 //! Key files, inputs and outputs for `keygen`, `encrypt` and `decrypt`.
 //!
-//! Outputs go through `gcmkit::fs`, the library's one file-output layer (its module docs
+//! Outputs go through the gcmkit-fs crate, gcmkit's one file-output layer (its module docs
 //! give the whole rule): a regular file is written through a random, exclusive, 0600
 //! temporary name next to it and appears only when the whole operation succeeded (never
 //! replacing a file that exists, or appeared meanwhile, unless `--force`; a replaced file
@@ -8,7 +8,7 @@
 //! only of the caller or root are followed; other users' files, FIFOs and links in sticky
 //! shared directories are refused; stdout is streamed. File names in messages are escaped.
 
-use gcmkit::fs::{escaped, Output as FsOutput, Overwrite};
+use gcmkit_fs::{escaped, Output as FsOutput, Overwrite};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::os::unix::fs::PermissionsExt;

@@ -68,7 +68,7 @@ fn cleanup_on_signals() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
-            gcmkit::fs::remove_temp_files();
+            gcmkit_fs::remove_temp_files();
             say("gcmkit: interrupted; no output file was left behind");
             std::process::exit(128 + sig);
         }
@@ -254,7 +254,7 @@ fn info() -> u8 {
             EXIT_OK
         }
         Err(e) => {
-            say(&format!("gcmkit: GCMKIT_ENGINE: {e}"));
+            say(&format!("gcmkit: {e}")); // the error names GCMKIT_ENGINE
             EXIT_USAGE
         }
     }

@@ -2,7 +2,7 @@
 //! one summary line per file, `N passed, M failed` last.
 
 use crate::outln;
-use gcmkit::fs::escaped;
+use gcmkit_fs::escaped;
 use std::path::{Path, PathBuf};
 
 /// Largest vector file read: a file is parsed whole (JSON), taking several times its size

@@ -40,7 +40,7 @@ def buffers(size):
     """The `_into` forms' output buffers at one size, shared by both libraries: at 1 MiB
     input and output fill the 2 MiB L2, and a buffer's physical placement alone put a
     call at about 16 or 18 GB/s, for either library, changing from run to run
-    (docs/perf/python-into.md); writing the same buffers keeps that out of the ratio."""
+    (docs/history/python-into.md); writing the same buffers keeps that out of the ratio."""
     return bytearray(size + 16), bytearray(size)
 
 
@@ -48,7 +48,7 @@ def ops(c, nonce, data, ct, bufs):
     """The four calls of one AEAD object at one size, with their inputs and buffers. Both
     libraries decrypt the same `ct` object: two equal ciphertexts in two 8 MiB `bytes`
     objects sit on different physical pages, and which pages a buffer got moved a call by
-    up to 10 % for either library (docs/perf/python-into.md)."""
+    up to 10 % for either library (docs/history/python-into.md)."""
     out_e, out_d = bufs
     return {
         "encrypt": lambda: c.encrypt(nonce, data, None),
@@ -161,7 +161,7 @@ def main(out):
         "project's rule for failed decryption; pyca leaves the unverified plaintext there). The Python layer adds "
         "well under a microsecond per call (the 16 B rows), so from 1 MiB up the `_into` rows compare gcmkit's "
         "bulk kernel with OpenSSL's over buffers reused call after call (in cache: 1 MiB in and out fill the 2 MiB "
-        "L2, 8 MiB sit in the L3; docs/perf/python-into.md has where the time goes).",
+        "L2, 8 MiB sit in the L3; docs/history/python-into.md has where the time goes).",
     ]
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:

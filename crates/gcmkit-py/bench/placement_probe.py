@@ -1,6 +1,6 @@
 """1 MiB encrypt_into into views at several offsets past a page, one bytearray per offset and
 library (gcmkit, pyca), alternating in one process; fastest of 10 x 30 calls. Shows the
-two speeds a 1 MiB call runs at by the buffer's physical placement (docs/perf/python-into.md).
+two speeds a 1 MiB call runs at by the buffer's physical placement (docs/history/python-into.md).
 Usage: flock /tmp/gcmkit-timing.lock python3 placement_probe.py"""
 import os
 import gcmkit

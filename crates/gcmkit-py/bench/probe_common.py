@@ -1,5 +1,5 @@
 """What the timing probes share: the fastest single call of a callable, a race of named
-calls alternated in one process, and a buffer's address (docs/perf/python-into.md)."""
+calls alternated in one process, and a buffer's address (docs/history/python-into.md)."""
 import ctypes
 import time
 

@@ -4,8 +4,8 @@
 use crate::buffers::{bytes_like, new_bytes, opt_bytes, Buf, DETACH_MIN};
 use crate::errors::{chunk_err, os_err};
 use crate::signals::{self, Interruptible};
-use gcmkit::fs::{Output, Overwrite};
 use gcmkit::Error;
+use gcmkit_fs::{Output, Overwrite};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -214,7 +214,7 @@ impl ChunkedReader {
 /// A Cobblestone stream being written: `close()` writes the final chunk.
 #[pyclass(module = "gcmkit._gcmkit")]
 pub(crate) struct ChunkedWriter {
-    /// Writes into a temporary file (`gcmkit::fs`) that becomes the destination only at
+    /// Writes into a temporary file (`gcmkit-fs`) that becomes the destination only at
     /// `close()`; dropping it unclosed removes the temporary file.
     inner: Option<gcmkit::chunked::Encryptor<Sink>>,
     /// The destination (named in errors).
@@ -320,7 +320,7 @@ pub(crate) fn chunked_open(
             // The open (a FIFO waits for its writer) and the first reads with the GIL
             // released, signal handlers run when a signal interrupts them.
             let d = py.detach(|| {
-                let f = gcmkit::fs::open_source(&path, &mut signals::run_handlers)
+                let f = gcmkit_fs::open_source(&path, &mut signals::run_handlers)
                     .map_err(|e| crate::errors::os_err_named(&e, &path))?;
                 let f = std::io::BufReader::new(Interruptible::new(f));
                 gcmkit::chunked::SeekableDecryptor::new(&k, &c, f).map_err(chunk_err)

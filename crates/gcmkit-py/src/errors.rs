@@ -76,10 +76,10 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
 }
 
 /// An OS error as Python's `OSError(errno, strerror[, filename])`, so it becomes the right
-/// subclass (`FileNotFoundError` and so on) and carries `errno`. An error of `gcmkit::fs`
+/// subclass (`FileNotFoundError` and so on) and carries `errno`. An error of `gcmkit-fs`
 /// names its file itself (the destination, or where a followed link led).
 pub(crate) fn os_err(e: &std::io::Error) -> PyErr {
-    if let Some(p) = gcmkit::fs::path_error(e) {
+    if let Some(p) = gcmkit_fs::path_error(e) {
         if let Some(code) = p.raw_os_error() {
             let name = p.path().as_os_str().to_os_string();
             return PyOSError::new_err((code, p.what().to_string(), name));

@@ -1,4 +1,4 @@
-//! `encrypt_file` / `decrypt_file`: file to file through `gcmkit::fs` (nothing appears at
+//! `encrypt_file` / `decrypt_file`: file to file through `gcmkit-fs` (nothing appears at
 //! the destination unless the whole job succeeded), on all cores with the GIL released,
 //! stopping promptly for Python's signal handlers: before every read of the source, and
 //! whenever a signal interrupts an open, read or write (`signals`), the handlers run; an exception one raises
@@ -9,8 +9,8 @@
 use crate::buffers::{bytes_like, opt_bytes};
 use crate::errors::{chunk_err, os_err, os_err_named};
 use crate::signals::{self, Interruptible};
-use gcmkit::fs::{Output, Overwrite};
 use gcmkit::Error;
+use gcmkit_fs::{Output, Overwrite};
 use pyo3::prelude::*;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
@@ -49,7 +49,7 @@ fn file_to_file(
     // exception a handler raised ends the job, any temporary file removed (`out` dropped),
     // and is raised.
     let r = py.detach(|| {
-        let file = gcmkit::fs::open_source(src, &mut signals::run_handlers)
+        let file = gcmkit_fs::open_source(src, &mut signals::run_handlers)
             .map_err(|e| os_err_named(&e, src))?;
         // The destination is checked (its directory opened) before any work.
         let out = Output::create_interruptible(dst, Overwrite::Replace, &mut signals::run_handlers)
@@ -110,5 +110,5 @@ pub(crate) fn decrypt_file(
 /// layer's SIGTERM/SIGHUP handlers, just before the process dies); returns how many.
 #[pyfunction]
 pub(crate) fn remove_temp_files() -> usize {
-    gcmkit::fs::remove_temp_files()
+    gcmkit_fs::remove_temp_files()
 }

@@ -1,6 +1,6 @@
 """Issue #27 from Python: a failed write poisons the writer (finding 2), temporary files
 are removed on SIGINT/SIGTERM/SIGHUP and SIGINT stops decrypt_file promptly (finding 5),
-errors name the destination with errno (finding 9), and the one output rule of gcmkit::fs
+errors name the destination with errno (finding 9), and the one output rule of gcmkit-fs
 (findings 1, 3, 4, 8) holds for Python's file functions. Parts that need root (to own
 files as uid 65534, the attacker) say so and skip when not root; CI runs as root."""
 import errno

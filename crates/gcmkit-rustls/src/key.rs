@@ -85,7 +85,7 @@ impl TrafficKey {
         let len = plaintext.len() + suffix.len() + TAG_LEN;
         // Zeroed room in 4 KiB slices of a static block, not through `Extend`'s byte
         // iterator: in a debug build (rustls at opt-level 0) that iterator ran one call per
-        // byte and made record encryption 10-50x slower than ring's (examples/speed_guard.rs).
+        // byte (docs/tuning.md: TrafficKey::seal_chunks).
         static ZEROS: [u8; 4096] = [0; 4096];
         let mut room = len;
         while room > 0 {

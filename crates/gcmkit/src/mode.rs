@@ -19,9 +19,9 @@
 //! ```
 //!
 //! The modes' own entry points (`seal_data`, `open_data`: they skip the limit and
-//! tag-length checks) cannot be called from outside the crate. On a mode they are private
-//! (E0624). Through a generic bound their names resolve, as a supertrait's methods always
-//! do, but their arguments cannot be made: `Data` and `Opening` live in crate-private
+//! tag-length checks) cannot be called from outside the crate. On a mode they are not in
+//! scope: the trait that provides them is private (E0599). Through a generic bound their
+//! names resolve, as a supertrait's methods always do, but their arguments cannot be made: `Data` and `Opening` live in crate-private
 //! modules (E0603). Each `compile_fail` example below differs from the compiling one
 //! beside it only in what it calls, so it fails for that reason alone:
 //!
@@ -35,7 +35,7 @@
 //! }
 //! ```
 //!
-//! ```compile_fail,E0624
+//! ```compile_fail,E0599
 //! use gcmkit::AeadMode;
 //! let gcm = gcmkit::AesGcm::new(&[0x42u8; 16]).unwrap();
 //! let mut buf = *b"plaintext";
@@ -48,8 +48,8 @@
 //! }
 //! ```
 //!
-//! ```compile_fail
-//! // The sealed core is not nameable either.
+//! ```compile_fail,E0603
+//! // The sealed core is not nameable either: `mode` is a private module.
 //! use gcmkit::mode::sealed::Core;
 //! ```
 

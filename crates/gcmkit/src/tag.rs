@@ -35,8 +35,8 @@ impl Tag {
         let len = len.min(16);
         // A full tag (the usual length) is copied as one 16-byte block: the caller's copy of
         // the returned `Tag` then reloads each of its 16-byte pieces from one store (as
-        // two 8-byte words, the reload waited for both to reach the cache: AES-128-GCM
-        // encryption in place about 1 % slower at 1.5-16 KiB, docs/perf/cycles-intel-f6-m207.md).
+        // two 8-byte words, the reload waited for both to reach the cache; docs/tuning.md:
+        // Tag::truncate).
         // Other lengths: all 16 bytes as one word, the ones past `len` cleared by a mask
         // (a copy of `len` bytes compiled to a `memcpy` call, a byte loop to 16 byte
         // moves; `len` is public).

@@ -131,3 +131,64 @@ fn generic_types_match_the_crates() {
         assert_eq!(ours.decrypt(&nonce, want.as_slice()).unwrap(), msg);
     }
 }
+
+/// Run by `a_bad_engine_variable_fails_the_native_api_and_the_facades_alike` in a child
+/// process with `GCMKIT_ENGINE` set to the name in `GCMKIT_TEST_BAD_ENGINE` (the variable
+/// is read once per process); on its own, without that variable, it has nothing to check.
+#[test]
+fn bad_engine_variable_child() {
+    let Ok(name) = std::env::var("GCMKIT_TEST_BAD_ENGINE") else {
+        return;
+    };
+    assert_eq!(std::env::var("GCMKIT_ENGINE").as_deref(), Ok(name.as_str()));
+    let native = gcmkit::AesGcm::new(&[1u8; 16]).unwrap_err().to_string();
+    assert!(native.contains("GCMKIT_ENGINE"), "{native}");
+    let siv = gcmkit::AesGcmSiv::new(&[1u8; 16]).unwrap_err().to_string();
+    assert_eq!(siv, native);
+    assert_eq!(gcmkit::Engine::selected().unwrap_err().to_string(), native);
+    // The facades cannot fail at `new`: every operation fails instead, and a failed
+    // in-place decryption leaves the buffer as it was (the crates' contract).
+    let gcm = gcmkit::compat::aes_gcm::Aes128Gcm::new(&[1u8; 16].into());
+    assert!(gcm.encrypt(&[0u8; 12].into(), &b"m"[..]).is_err());
+    assert!(gcm.decrypt(&[0u8; 12].into(), &[0u8; 17][..]).is_err());
+    let siv = gcmkit::compat::aes_gcm_siv::Aes256GcmSiv::new(&[1u8; 32].into());
+    assert!(siv.encrypt(&[0u8; 12].into(), &b"m"[..]).is_err());
+    assert!(siv.decrypt(&[0u8; 12].into(), &[0u8; 17][..]).is_err());
+    println!("checked GCMKIT_ENGINE={name}");
+}
+
+/// A `GCMKIT_ENGINE` that names no engine, or another architecture's, is one error naming
+/// the variable everywhere: every native `new` fails with it and every operation of the
+/// compat facades fails (never a silent fallback to the portable engine).
+#[test]
+fn a_bad_engine_variable_fails_the_native_api_and_the_facades_alike() {
+    #[cfg(target_arch = "aarch64")]
+    let foreign = "aesni";
+    #[cfg(not(target_arch = "aarch64"))]
+    let foreign = "armv8";
+    for name in ["warp-drive", foreign] {
+        // Under an emulator (scripts/test-aarch64.sh's qemu-user), the child runs through
+        // it too: GCMKIT_TEST_RUNNER is its command line.
+        let runner = std::env::var("GCMKIT_TEST_RUNNER").unwrap_or_default();
+        let mut words: Vec<String> = runner.split_whitespace().map(String::from).collect();
+        words.push(std::env::current_exe().unwrap().display().to_string());
+        let out = std::process::Command::new(&words[0])
+            .args(&words[1..])
+            .args([
+                "--exact",
+                "bad_engine_variable_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("GCMKIT_ENGINE", name)
+            .env("GCMKIT_TEST_BAD_ENGINE", name)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains(&format!("checked GCMKIT_ENGINE={name}")),
+            "{name}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

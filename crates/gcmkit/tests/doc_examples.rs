@@ -17,9 +17,9 @@ const UNREACHABLE: &[(&str, &str)] = &[
     // The supertrait of `AeadMode`, in `pub(crate) mod sealed`: it keeps users from
     // implementing `AeadMode`.
     ("mode.rs", "Core"),
-    // engine/mod.rs: the engine's in-place/out-of-place buffer pair; `engine` is
+    // engine/types.rs: the engine's in-place/out-of-place buffer pair; `engine` is
     // `pub(crate)` and only `Engine` is re-exported.
-    ("engine/mod.rs", "Data"),
+    ("engine/types.rs", "Data"),
     // Sealing traits in private modules of the compat facades: they stop users from
     // implementing `AesKeySize` / `TagSize`, whose own docs carry the examples.
     ("compat/mod.rs", "Sealed"),
@@ -171,6 +171,58 @@ fn every_public_type_has_a_doc_example() {
             "allow-list entry src/{file} {name} matches no item"
         );
     }
+}
+
+/// The `compile_fail` fences in `text` that name no error code (`compile_fail` alone
+/// passes for any error, a typo or a renamed item included), as line numbers.
+fn compile_fail_without_code(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line
+            .trim_start()
+            .trim_start_matches("//!")
+            .trim_start_matches("///");
+        let Some(info) = t.trim().strip_prefix("```") else {
+            continue;
+        };
+        let attrs: Vec<&str> = info.split(',').map(str::trim).collect();
+        let has_code = attrs.iter().any(|a| {
+            a.len() == 5 && a.starts_with('E') && a[1..].chars().all(|c| c.is_ascii_digit())
+        });
+        if attrs.contains(&"compile_fail") && !has_code {
+            out.push(n + 1);
+        }
+    }
+    out
+}
+
+/// Every `compile_fail` doc test names the error it must fail with (rustdoc checks the
+/// code when it runs as nightly: `make doc-error-codes`, in test-all, runs the doc tests
+/// with `RUSTC_BOOTSTRAP=1` for that).
+#[test]
+fn every_compile_fail_example_names_its_error_code() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut seen = 0;
+    let mut missing = Vec::new();
+    for path in files {
+        let text = fs::read_to_string(&path).expect("read source");
+        seen += text.matches("```compile_fail").count();
+        for n in compile_fail_without_code(&text) {
+            missing.push(format!("{}:{n}", path.display()));
+        }
+    }
+    assert!(seen >= 3, "the scan found {seen} compile_fail examples");
+    assert!(
+        missing.is_empty(),
+        "compile_fail without an error code:\n  {}",
+        missing.join("\n  ")
+    );
+    assert_eq!(
+        compile_fail_without_code("/// ```compile_fail\n//! ```compile_fail,E0603"),
+        [1]
+    );
 }
 
 #[test]

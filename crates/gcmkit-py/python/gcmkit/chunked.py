@@ -16,7 +16,7 @@ call and ``close()`` raise and nothing is ever committed (part of the failed wri
 been taken). Paths may be ``str``, ``bytes`` or ``os.PathLike``; OS errors carry errno and
 the name of the file they concern (the destination for creating or writing it).
 
-Outputs follow gcmkit's one output rule (``gcmkit::fs``): symlinks are followed only when
+Outputs follow gcmkit's one output rule (``gcmkit-fs``): symlinks are followed only when
 they are yours or root's; in sticky shared directories such as /tmp another user's file,
 FIFO or device is refused; a replaced file keeps its owner and mode.
 

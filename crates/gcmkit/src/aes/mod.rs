@@ -5,6 +5,7 @@
 pub(crate) mod soft;
 #[allow(unsafe_code)] // SSE2/NEON intrinsics, part of the architectures' baseline
 pub(crate) mod soft_word;
+pub(crate) mod word;
 
 use crate::error::Error;
 use zeroize::Zeroize;

@@ -34,115 +34,9 @@
 //! equal bytes c maps to 2c + 3c + c + c = c), so it is added to every round key after
 //! round 0 instead of to every S-box output.
 
+use super::word::{Lanes, Word};
 use super::RoundKeys;
 use core::ops::{BitAnd, BitXor};
-
-/// L independent 64-bit lanes (4 blocks each), operated on lane by lane.
-#[derive(Clone, Copy)]
-pub(crate) struct Lanes<const L: usize>([u64; L]);
-
-impl<const L: usize> Default for Lanes<L> {
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn default() -> Self {
-        Lanes([0; L])
-    }
-}
-
-impl<const L: usize> BitXor for Lanes<L> {
-    type Output = Self;
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn bitxor(mut self, o: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a ^= b;
-        }
-        self
-    }
-}
-
-impl<const L: usize> BitAnd for Lanes<L> {
-    type Output = Self;
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn bitand(mut self, o: Self) -> Self {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a &= b;
-        }
-        self
-    }
-}
-
-/// A plane word: some 64-bit lanes of 4 blocks each, with the two moves fixslicing needs.
-pub(crate) trait Word:
-    Copy + Default + BitXor<Output = Self> + BitAnd<Output = Self>
-{
-    /// 64-bit lanes per word.
-    const LANES: usize;
-    /// Each lane rotated right by 16·`rows` bits: row r + rows moves to row r.
-    fn rows_down(self, rows: u32) -> Self;
-    /// Each 16-bit group rotated right by 4·`cols` bits: column c + cols moves to column c.
-    fn cols_on(self, cols: u32) -> Self;
-    /// Lane `l`.
-    fn lane(self, l: usize) -> u64;
-    /// Sets lane `l`.
-    fn set_lane(&mut self, l: usize, v: u64);
-    /// `v` in every lane.
-    fn splat(v: u64) -> Self;
-    /// Each lane shifted right by `n` bits.
-    fn shr(self, n: u32) -> Self;
-    /// Each lane shifted left by `n` bits.
-    fn shl(self, n: u32) -> Self;
-}
-
-impl<const L: usize> Word for Lanes<L> {
-    const LANES: usize = L;
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn lane(self, l: usize) -> u64 {
-        self.0[l]
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn set_lane(&mut self, l: usize, v: u64) {
-        self.0[l] = v;
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn splat(v: u64) -> Self {
-        Lanes([v; L])
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn shr(mut self, n: u32) -> Self {
-        for a in self.0.iter_mut() {
-            *a >>= n;
-        }
-        self
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn shl(mut self, n: u32) -> Self {
-        for a in self.0.iter_mut() {
-            *a <<= n;
-        }
-        self
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn rows_down(mut self, rows: u32) -> Self {
-        for a in self.0.iter_mut() {
-            *a = a.rotate_right(16 * rows);
-        }
-        self
-    }
-
-    /// Each 16-bit group rotated right by 4·`cols` bits: column c + cols moves to column c.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn cols_on(mut self, cols: u32) -> Self {
-        let s = 4 * (cols % 4);
-        if s == 0 {
-            return self;
-        }
-        // Bits that stay inside their group after the right shift.
-        let keep = ((1u64 << (16 - s)) - 1) * 0x0001_0001_0001_0001;
-        for a in self.0.iter_mut() {
-            *a = ((*a >> s) & keep) | ((*a << (16 - s)) & !keep);
-        }
-        self
-    }
-}
 
 /// Eight bit planes of a batch.
 type Planes<W> = [W; 8];
@@ -471,11 +365,8 @@ impl<W: Word> Schedule<W> {
     /// there, one partial product per point (the hashing runs on the integer multiplier,
     /// the bitsliced rounds on the vector unit), as the hardware kernels stitch AES and
     /// CLMUL. The pieces are small so that the CPU's reorder window holds both kinds of
-    /// work at once: whole blocks (about 440 instructions) between whole rounds (about
-    /// 270) mostly ran one after the other (AES-128-GCM 16 KiB 0.211 -> 0.224 GB/s, AMD
-    /// EPYC Zen 3, `gcmkit bench --algorithm aes-128-gcm --sizes 16384 --engine portable`
-    /// of the builds before and after; other slot counts measured slower:
-    /// docs/perf/engines.md, "portable").
+    /// work at once: whole blocks between whole rounds mostly ran one after the other
+    /// (docs/tuning.md: Schedule::encrypt_with).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn encrypt_with(&self, blocks: &mut [[u8; 16]], between: impl FnMut(usize, usize)) {
         let mut p = [W::default(); 8];
@@ -506,7 +397,7 @@ impl<W: Word> Schedule<W> {
 }
 
 /// The plane word of the portable engine's batches.
-pub(crate) type BatchWord = crate::aes::soft_word::SimdWord;
+pub(crate) type BatchWord = super::soft_word::SimdWord;
 /// Blocks per batch.
 pub(crate) const BATCH: usize = 4 * <BatchWord as Word>::LANES;
 

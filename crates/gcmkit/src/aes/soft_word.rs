@@ -16,15 +16,13 @@ pub(crate) use x86::Sse2Word as SimdWord;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 pub(crate) use arm::NeonWord as SimdWord;
 
-/// Elsewhere: one 64-bit lane in a general-purpose register (measured on x86_64 with
-/// `gcmkit bench --algorithm aes-128-gcm --sizes 16384 --engine portable`, before the
-/// delta-swap packing: one lane 130 MB/s beat two lanes left to the auto-vectorizer,
-/// 92 MB/s; this SSE2 word then gave 153 MB/s).
+/// Elsewhere: one 64-bit lane in a general-purpose register, which measured faster than
+/// two lanes left to the auto-vectorizer (docs/tuning.md: SimdWord).
 #[cfg(not(any(
     all(target_arch = "x86_64", target_feature = "sse2"),
     all(target_arch = "aarch64", target_feature = "neon")
 )))]
-pub(crate) type SimdWord = crate::aes::soft::Lanes<1>;
+pub(crate) type SimdWord = crate::aes::word::Lanes<1>;
 
 /// `Default` (all zero), `^` and `&` of a plane word held in one vector register, from
 /// the architecture's zero, XOR and AND intrinsics (register-only; the caller's module
@@ -62,7 +60,7 @@ macro_rules! register_bit_ops {
 
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod arm {
-    use crate::aes::soft::Word;
+    use crate::aes::word::Word;
     use core::arch::aarch64::*;
 
     #[derive(Clone, Copy)]
@@ -142,7 +140,7 @@ mod arm {
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod x86 {
-    use crate::aes::soft::Word;
+    use crate::aes::word::Word;
     use core::arch::x86_64::*;
 
     #[derive(Clone, Copy)]

@@ -26,10 +26,9 @@
 //! Files by job: `keys` (HKDF derivation, chunk nonces, commitment), `message` (one-shot
 //! messages and the chunk sealing every encryption path shares), `stream` (the `io`
 //! adapters), `push` (pieces into caller buffers), `ranges` (byte ranges, the caller's I/O), `seek` (random access), `parallel` (bounded-memory streams on all cores),
-//! `files` (file to file through `crate::fs`), `hazmat`.
+//! `hazmat`. File to file (`encrypt_file`, `decrypt_file`, under the output rules) is the
+//! gcmkit-fs crate's.
 
-#[cfg(feature = "fs")]
-mod files;
 pub mod hazmat;
 mod keys;
 mod message;
@@ -39,8 +38,6 @@ mod ranges;
 mod seek;
 mod stream;
 
-#[cfg(feature = "fs")]
-pub use files::{decrypt_file, encrypt_file};
 pub use keys::check_key;
 pub use message::{ciphertext_len, decrypt, decrypt_into, encrypt, encrypt_into, plaintext_len};
 pub use parallel::{decrypt_stream, encrypt_stream, BATCH};

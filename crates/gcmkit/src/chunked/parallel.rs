@@ -3,10 +3,8 @@
 //! reading, the cipher and writing overlap. Buffers are allocated once per stream and
 //! rotated (no allocation per batch); output order is kept.
 //!
-//! Measured on 1 GiB in the page cache (docs/perf/cli.md): the sequential loop this
-//! replaced spent most of its system time in the thread pool's futex and sched_yield
-//! calls between 1 MiB batches (strace -c: 18 000 sched_yield, 4 600 futex per GiB);
-//! long-lived workers, batches allocated once and the overlap remove most of it.
+//! Long-lived workers, batches allocated once and the overlap remove most of the futex and
+//! sched_yield time of the loop this replaced (docs/tuning.md: chunked::parallel pipeline).
 
 use super::keys::{random_salt, MessageKeys};
 use super::stream::{read_full, read_header};
@@ -20,9 +18,8 @@ use zeroize::Zeroizing;
 
 /// Chunks per batch of the stream functions: 64 chunks = 1 MiB of plaintext. Two batches
 /// per worker circulate, so memory stays near 4 MiB per core whatever the input size.
-/// Measured against 256-chunk batches (1 GiB, page cache, best of 6 alternating runs):
-/// encryption 0.48 s against 0.55 s, decryption 0.48 s against 0.54 s; the smaller
-/// buffers stay in cache between the read and the cipher.
+/// Faster than 256-chunk batches: the smaller buffers stay in cache between the read and
+/// the cipher (docs/tuning.md: BATCH).
 pub const BATCH: usize = 64;
 
 /// One batch read from the input: `len` bytes of `buf` to process, then the bytes read
@@ -40,10 +37,8 @@ struct Batch {
 }
 
 /// Batches start on a page boundary. Reads from the page cache copy with `rep movsb`,
-/// which on AMD Zen 3 ran several times slower when the destination sat a few bytes past
-/// the source's page offset (a malloc'd buffer starts 16 bytes into its page): `gcmkit
-/// encrypt` of 1 GiB to /dev/null took 0.46 s of system time and 0.43 s wall before, 0.12 s
-/// and 0.15 s with page-aligned batches (`make bench-cli`, AMD EPYC Zen 3).
+/// which ran several times slower when the destination sat a few bytes past the source's
+/// page offset, as a malloc'd buffer's does (docs/tuning.md: PAGE).
 const PAGE: usize = 4096;
 
 /// Reads the next batch of up to `unit * BATCH` bytes into `b`, starting with the bytes the

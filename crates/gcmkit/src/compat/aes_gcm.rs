@@ -17,7 +17,7 @@
 pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
-use super::{new_or_portable, AesKeySize};
+use super::{on_selected_engine, AesKeySize};
 use aead::array::{Array, ArraySize};
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
@@ -105,7 +105,8 @@ pub struct AesGcm<Aes, NonceSize, TagSize = U16>
 where
     TagSize: self::TagSize,
 {
-    pub(crate) inner: crate::AesGcm,
+    /// The key object, or the error of a bad `GCMKIT_ENGINE` (see `on_selected_engine`).
+    pub(crate) inner: Result<crate::AesGcm, crate::Error>,
     pub(crate) types: PhantomData<Params<Aes, NonceSize, TagSize>>,
 }
 
@@ -138,10 +139,12 @@ where
 
 impl<Aes, NonceSize, TagSize: self::TagSize> AesGcm<Aes, NonceSize, TagSize> {
     /// The key object for both `aead` generations' `KeyInit` (the key's length is fixed by
-    /// its type there, so construction cannot fail; see `new_or_portable`).
+    /// its type there, so only a bad `GCMKIT_ENGINE` can fail it: see `on_selected_engine`).
     pub(crate) fn from_key(key: &[u8], tag_len: usize) -> Self {
         AesGcm {
-            inner: new_or_portable(|e| crate::AesGcm::with_engine(key, e)?.with_tag_len(tag_len)),
+            inner: on_selected_engine(|e| {
+                crate::AesGcm::with_engine(key, e)?.with_tag_len(tag_len)
+            }),
             types: PhantomData,
         }
     }
@@ -169,7 +172,8 @@ where
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag<TagSize>, Error> {
-        super::encrypt_inout(&self.inner, nonce.as_slice(), associated_data, buffer)
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        super::encrypt_inout(inner, nonce.as_slice(), associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -182,14 +186,14 @@ where
         // `aes-gcm` leaves the buffer as it was: in place the ciphertext is restored; into
         // a separate output the tag is checked first and the output written only if it
         // verified.
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
         let in_place = buffer.get_in().as_ptr() == buffer.get_out().as_ptr();
         let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
         let r = if in_place {
             let buf = buffer.into_out();
-            super::decrypt_restoring(&self.inner, nonce, associated_data, buf, tag)
+            super::decrypt_restoring(inner, nonce, associated_data, buf, tag)
         } else {
-            self.inner
-                .open_inout_verified_first(nonce, associated_data, buffer, tag)
+            inner.open_inout_verified_first(nonce, associated_data, buffer, tag)
         };
         r.map_err(|_| Error)
     }

@@ -16,7 +16,7 @@
 pub use aead::{self, AeadCore, AeadInOut, Error, Key, KeyInit, KeySizeUser};
 pub use aes;
 
-use super::{new_or_portable, AesKeySize};
+use super::{on_selected_engine, AesKeySize};
 use aead::array::Array;
 use aead::consts::{U12, U16};
 use aead::inout::InOutBuf;
@@ -67,7 +67,8 @@ pub type Aes256GcmSiv = AesGcmSiv<aes::Aes256>;
 /// assert_eq!(&buf, b"misuse-resistant");
 /// ```
 pub struct AesGcmSiv<Aes> {
-    pub(crate) inner: crate::AesGcmSiv,
+    /// The key object, or the error of a bad `GCMKIT_ENGINE` (see `on_selected_engine`).
+    pub(crate) inner: Result<crate::AesGcmSiv, crate::Error>,
     pub(crate) types: PhantomData<fn() -> Aes>,
 }
 
@@ -94,7 +95,7 @@ impl<Aes> AesGcmSiv<Aes> {
     /// The key object for both `aead` generations' `KeyInit`.
     pub(crate) fn from_key(key: &[u8]) -> Self {
         AesGcmSiv {
-            inner: new_or_portable(|e| crate::AesGcmSiv::with_engine(key, e)),
+            inner: on_selected_engine(|e| crate::AesGcmSiv::with_engine(key, e)),
             types: PhantomData,
         }
     }
@@ -113,7 +114,8 @@ impl<Aes: AesKeySize> AeadInOut for AesGcmSiv<Aes> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> Result<Tag, Error> {
-        super::encrypt_inout(&self.inner, nonce.as_slice(), associated_data, buffer)
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        super::encrypt_inout(inner, nonce.as_slice(), associated_data, buffer)
     }
 
     fn decrypt_inout_detached(
@@ -125,8 +127,9 @@ impl<Aes: AesKeySize> AeadInOut for AesGcmSiv<Aes> {
     ) -> Result<(), Error> {
         // `aes-gcm-siv` puts the ciphertext back in the output.
         let buf = buffer.into_out_with_copied_in();
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
         let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
-        super::decrypt_restoring(&self.inner, nonce, associated_data, buf, tag).map_err(|_| Error)
+        super::decrypt_restoring(inner, nonce, associated_data, buf, tag).map_err(|_| Error)
     }
 }
 

@@ -86,12 +86,12 @@ pub(crate) fn decrypt_restoring(
     crate::mode::open(mode, nonce, aad, data, tag, crate::mode::OnFailure::Restore)
 }
 
-/// A key object on the selected engine, or the portable one if `GCMKIT_ENGINE` names an
-/// engine this CPU lacks (`KeyInit::new` cannot fail; the key length is fixed by the type).
-pub(crate) fn new_or_portable<T>(build: impl Fn(crate::Engine) -> Result<T, crate::Error>) -> T {
-    let engine = crate::Engine::selected().unwrap_or(crate::Engine::Portable);
-    match build(engine).or_else(|_| build(crate::Engine::Portable)) {
-        Ok(t) => t,
-        Err(_) => unreachable!("a key of the type's length on the portable engine"),
-    }
+/// A key object on the engine [`crate::Engine::selected`] gives, or its error: a bad
+/// `GCMKIT_ENGINE` (unknown, another architecture's, or one this CPU lacks). `KeyInit::new`
+/// cannot fail, so the facade keeps the error and every operation of the object fails,
+/// as every native `new` fails: never a silent fallback to another engine.
+pub(crate) fn on_selected_engine<T>(
+    build: impl FnOnce(crate::Engine) -> Result<T, crate::Error>,
+) -> Result<T, crate::Error> {
+    crate::Engine::selected().and_then(build)
 }

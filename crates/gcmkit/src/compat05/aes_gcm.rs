@@ -86,7 +86,8 @@ where
         if buffer.len() as u64 > P_MAX || associated_data.len() as u64 > A_MAX {
             return Err(Error);
         }
-        let tag = crate::compat::encrypt_in_place(&self.inner, nonce, associated_data, buffer)?;
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        let tag = crate::compat::encrypt_in_place(inner, nonce, associated_data, buffer)?;
         Ok(Tag::clone_from_slice(tag.as_ref()))
     }
 
@@ -102,7 +103,8 @@ where
         }
         // `aes-gcm`, in place: the ciphertext is back.
         let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
-        crate::compat::decrypt_restoring(&self.inner, nonce, associated_data, buffer, tag)
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        crate::compat::decrypt_restoring(inner, nonce, associated_data, buffer, tag)
             .map_err(|_| Error)
     }
 }

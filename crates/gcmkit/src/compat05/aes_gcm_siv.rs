@@ -62,7 +62,8 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
         associated_data: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag, Error> {
-        let tag = crate::compat::encrypt_in_place(&self.inner, nonce, associated_data, buffer)?;
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        let tag = crate::compat::encrypt_in_place(inner, nonce, associated_data, buffer)?;
         Ok(Tag::clone_from_slice(tag.as_ref()))
     }
 
@@ -75,7 +76,8 @@ impl<Aes: AesKeySize> AeadInPlace for AesGcmSiv<Aes> {
     ) -> Result<(), Error> {
         // `aes-gcm-siv`, in place: the ciphertext is back.
         let (nonce, tag) = (nonce.as_slice(), tag.as_slice());
-        crate::compat::decrypt_restoring(&self.inner, nonce, associated_data, buffer, tag)
+        let inner = self.inner.as_ref().map_err(|_| Error)?;
+        crate::compat::decrypt_restoring(inner, nonce, associated_data, buffer, tag)
             .map_err(|_| Error)
     }
 }

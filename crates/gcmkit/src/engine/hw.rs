@@ -4,7 +4,7 @@
 //! generates module `name` with `FEATURES`, `feature_states()`, the token type `Cpu` and
 //! its only constructor `detect()` (the architecture's `is_*_feature_detected!` over the
 //! same list), and the kernels instantiated for `Vector` inside functions compiled with
-//! exactly those target features (`kernels::entry_points!`), so detection and compilation
+//! exactly those target features ([`entry_points!`]), so detection and compilation
 //! can never disagree. `implies` names engines of the same backend whose tables are
 //! subsets of this one (checked at compile time): their tokens convert from this one, so
 //! a wide vector can hand out its single-block lanes.
@@ -85,8 +85,85 @@ macro_rules! hw_engine {
                 std::vec![$(($feat, std::arch::$detect!($feat))),+]
             }
 
-            crate::engine::kernels::entry_points!([$($feat),+], $v, $n, $maxw);
+            crate::engine::hw::entry_points!([$($feat),+], $v, $n, $maxw);
         }
     };
 }
 pub(crate) use hw_engine;
+
+/// Instantiates every kernel of `engine::interface::kernel_list!` for one backend: vector
+/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction,
+/// compiled with the target features `$feat` (the backend's feature table, the same list
+/// run-time detection checks).
+///
+/// For each kernel of the list it makes `name(cpu: Cpu, ...)`, a `#[target_feature]`
+/// function in which the generic kernel inlines (its symbol, e.g.
+/// `engine::arm::armv8::stitched`, is what `make arm-counts` reads), and `call::name`, the
+/// safe call of it on the token. The token `cpu` (made only by `detect()`, `hw_engine!`)
+/// is the SAFETY argument of that one `unsafe` call.
+macro_rules! entry_points {
+    ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
+        /// This engine's vector type, as the kernel list names it.
+        type V = $v;
+        /// Vectors per AES batch.
+        const N: usize = $n;
+        /// Blocks per GHASH reduction, at most.
+        const MAXW: usize = $maxw;
+
+        /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
+        pub(crate) const BATCH_BLOCKS: usize = N * <V as crate::engine::simd::Simd>::LANES;
+        /// Whether the stitched kernel starts batches from a key's round-one table (read
+        /// where tables are made: with `alloc`).
+        #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+        pub(crate) const ROUND_ONE: bool = <V as crate::engine::simd::Simd>::ROUND_ONE;
+        /// Data blocks up to which a short AES-GCM-SIV message runs the fused `siv::tiny`.
+        pub(crate) const SIV_TINY_BLOCKS: usize =
+            <V as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
+        /// Data blocks up to which an AES-GCM message runs the fused `gcm_mid` (0: never).
+        pub(crate) const GCM_MID_BLOCKS: usize =
+            <V as crate::engine::simd::Simd>::GCM_MID_BLOCKS;
+
+        crate::engine::interface::kernel_list!(
+            [crate::engine::hw::entry_points] { @each [$($feat),+]; }
+        );
+    };
+    (@each $feats:tt;
+     $($(#[$m:meta])* [$method:ident $(#[$mm:meta])*] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
+        = $f:expr, portable { $($p:tt)* };)+) => {
+        $(
+            crate::engine::hw::entry_points! {
+                @one $feats; $(#[$m])* fn $name($($arg: $t),*) $(-> $ret)? = $f
+            }
+        )+
+
+        /// The entry points as safe calls on the engine's token.
+        pub(crate) mod call {
+            #[allow(unused_imports)]
+            use super::*;
+            pub(crate) use super::BATCH_BLOCKS;
+            pub(crate) use super::SIV_TINY_BLOCKS;
+            pub(crate) use super::GCM_MID_BLOCKS;
+            #[cfg(feature = "alloc")]
+            pub(crate) use super::ROUND_ONE;
+            $(
+                $(#[$m])*
+                #[inline]
+                pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
+                    // SAFETY: `cpu` exists only after `detect()` found every feature of
+                    // this engine's table, the features `super::$name` is compiled with.
+                    unsafe { super::$name(cpu, $($arg),*) }
+                }
+            )+
+        }
+    };
+    (@one [$($feat:tt),+];
+     $(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr) => {
+        // Safe to call only where these features are enabled: elsewhere, through `call`.
+        $(#[$m])*
+        $(#[target_feature(enable = $feat)])+
+        pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
+            $f(cpu, $($arg),*)
+        }
+    };
+}
+pub(crate) use entry_points;

@@ -1,7 +1,7 @@
 //! The kernel interface, written once: [`kernel_list!`] holds each kernel's signature,
 //! its generic kernel and its portable arm, and hands that list to a consumer macro:
 //!
-//! - `kernels::entry_points!` (once per hardware engine, from `hw_engine!`): the
+//! - `hw::entry_points!` (once per hardware engine, from `hw_engine!`): the
 //!   `#[target_feature]` entry point of each kernel and its safe call on the token;
 //! - [`kernel_methods!`] (once, in `engine`): a method of [`super::Kernels`] per kernel,
 //!   which runs the portable arm or, with the engine's token, the entry point.
@@ -19,6 +19,8 @@
 //! and `MAXW` (blocks per GHASH reduction), which each entry-point module defines. An
 //! empty portable arm (`portable {}`) marks a kernel only the hardware engines have: its
 //! method returns `Option<Ret>`, `None` on the portable engine.
+
+#![forbid(unsafe_code)]
 
 /// Hands the kernel list to `$cb` (a consumer macro's path in brackets), after the tokens
 /// in braces (the consumer's own arguments).
@@ -162,9 +164,9 @@ pub(crate) use kernel_list;
 /// the engine's entry point with the engine's token (`dispatch!`, in `engine`). No inline
 /// attribute, as the hand-written methods had none: with `#[inline]` or
 /// `#[inline(always)]` the callers grew and the compiler stopped inlining `GcmKey::y0`
-/// into them, whose `Result` then came back through memory (AES-128-GCM at 16 B: 172-183
-/// cycles against 83-88; docs/perf/refactor-26.md). An entry may still ask for one on its
-/// method alone (`[method #[inline(always)]]`), where a per-message path needs it.
+/// into them, whose `Result` then came back through memory (docs/tuning.md:
+/// kernel_methods!). An entry may still ask for one on its method alone
+/// (`[method #[inline(always)]]`), where a per-message path needs it.
 macro_rules! kernel_methods {
     ($(
         $(#[$m:meta])*

@@ -5,10 +5,9 @@
 //! Why a storage of its own: `HashKey::empty` zero-fills 1032 bytes, which LLVM writes
 //! with a `memset` call (above its inline limit of 16 stores): a `vzeroupper` before it
 //! and the round keys and first powers spilled around it; and `HashKey`'s drop wipes
-//! entry by entry (two 8-byte volatile stores per `u128`, 128 for 32 powers). With both
-//! removed (diagnostic D2 in docs/perf/cycles-intel-f6-m207.md) AES-256-GCM-SIV lost
-//! 40-55 cycles per message. The long-term `HashKey` (AES-GCM's key object, made once)
-//! keeps its own construction and wipe.
+//! entry by entry (two 8-byte volatile stores per `u128`, 128 for 32 powers). Removing both
+//! made AES-256-GCM-SIV faster (docs/tuning.md: MessageKey). The long-term `HashKey`
+//! (AES-GCM's key object, made once) keeps its own construction and wipe.
 //!
 //! The storage is a `MaybeUninit<HashKey>`. [`Writer`] is the only way to write it: it
 //! stores the power vectors from the top of the descending table down, reads back only

@@ -3,7 +3,9 @@
 //!
 //! The engine is chosen once per key object: the best one the CPU supports, or the one
 //! named by the environment variable `GCMKIT_ENGINE` (read once per process). Naming an
-//! engine the CPU lacks is an error, never a silent fallback.
+//! engine the CPU lacks, or no engine, is an error naming the variable, never a silent
+//! fallback: every native `new` fails with it, and so does every operation of the compat
+//! facades (whose `KeyInit::new` cannot fail).
 //!
 //! Layout: `simd` (the ISA-neutral vector trait), `kernels` (every kernel, written once
 //! against it), `interface` (the one list of kernels: signatures, generic kernels and
@@ -18,11 +20,12 @@
 //! its token (`x86::avx512::Cpu`, ...), a zero-sized type whose only constructor is that
 //! engine's detection (`hw_engine!`). `dispatch!` hands the token to the engine's entry
 //! points, which are safe functions: the token is the SAFETY argument of the one `unsafe`
-//! call inside each (`kernels::entry_points!`). The kernels are safe code; `unsafe` lives
+//! call inside each (`hw::entry_points!`). The kernels are safe code; `unsafe` lives
 //! only in the backends (`x86`, `arm`: intrinsics and key schedules), the raw loads and
 //! stores of `simd`, the in-place writes and wipe of `message_key`, and the entry points.
 
 #[cfg(target_arch = "aarch64")]
+#[allow(unsafe_code)] // NEON intrinsics and the key schedule: each block has its SAFETY comment
 pub(crate) mod arm;
 // The engine generator exists for the hardware backends only. The generic kernels and
 // their vector trait are instantiated only by those backends too; on other targets
@@ -40,6 +43,7 @@ pub(crate) mod kernels;
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code, unused_imports)
 )]
+#[allow(unsafe_code)] // in-place writes of the table and its wide wipe (SAFETY comments)
 mod message_key;
 pub(crate) mod portable;
 mod round_one;
@@ -48,169 +52,24 @@ pub(crate) mod sequence;
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code, unused_imports, unused_macros)
 )]
+#[allow(unsafe_code)] // the vector trait's raw loads and stores (SAFETY comments)
 pub(crate) mod simd;
+#[allow(unsafe_code)] // `Block16`'s two pointer accesses (SAFETY comments)
+mod types;
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)] // intrinsics and the key schedule: each block has its SAFETY comment
 pub(crate) mod x86;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[allow(unused_imports)] // used by the backends' engine tables
 pub(crate) use hw::hw_engine;
-pub(crate) use kernels::Hash;
-pub(crate) use portable::Counter;
 pub(crate) use round_one::RoundOne;
+pub use types::Data;
+pub(crate) use types::{Block16, Counter, CtrStart, Hash, Siv2015Keys, SmallStart, Y0};
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-
-/// The data of a counter-mode pass: in place, or from `src` to `dst` (same length) in
-/// one pass. (`pub` in name only: it types the sealed mode core's parameters, and this
-/// module is private, so nothing outside gcmkit can name or build one.)
-pub enum Data<'a> {
-    InPlace(&'a mut [u8]),
-    Copy(&'a [u8], &'a mut [u8]),
-}
-
-impl<'a> Data<'a> {
-    /// The destination, after copying the source into it if needed.
-    pub(crate) fn into_in_place(self) -> &'a mut [u8] {
-        match self {
-            Data::InPlace(b) => b,
-            Data::Copy(src, dst) => {
-                dst.copy_from_slice(src);
-                dst
-            }
-        }
-    }
-
-    /// Bytes to process (a `Copy` pair of unequal lengths is cut to the shorter).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Data::InPlace(b) => b.len(),
-            Data::Copy(s, d) => s.len().min(d.len()),
-        }
-    }
-
-    /// Bytes `start..start + n` of both sides (within [`Self::len`]).
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(dead_code)
-    )]
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn range(&mut self, start: usize, n: usize) -> Data<'_> {
-        let r = start..start + n;
-        match self {
-            Data::InPlace(b) => Data::InPlace(&mut b[r]),
-            Data::Copy(s, d) => Data::Copy(&s[r.clone()], &mut d[r]),
-        }
-    }
-
-    /// Both sides from byte `off` (<= [`Self::len`]) to [`Self::len`].
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(dead_code)
-    )]
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn tail(self, off: usize) -> Data<'a> {
-        let len = self.len();
-        match self {
-            Data::InPlace(b) => Data::InPlace(&mut b[off..]),
-            Data::Copy(s, d) => Data::Copy(&s[off..len], &mut d[off..len]),
-        }
-    }
-
-    /// The destination, read-only (the output, after a kernel wrote it).
-    #[cfg_attr(
-        not(any(target_arch = "x86_64", target_arch = "aarch64")),
-        allow(dead_code)
-    )]
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn output(&self) -> &[u8] {
-        match self {
-            Data::InPlace(b) => b,
-            Data::Copy(_, d) => d,
-        }
-    }
-
-    /// A shorter-lived view of the same data.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn reborrow(&mut self) -> Data<'_> {
-        match self {
-            Data::InPlace(b) => Data::InPlace(b),
-            Data::Copy(s, d) => Data::Copy(s, d),
-        }
-    }
-
-    /// The source: the buffer itself in place.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn src(&self) -> &[u8] {
-        match self {
-            Data::InPlace(b) => b,
-            Data::Copy(s, _) => s,
-        }
-    }
-
-    /// The destination buffer.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn dst(&mut self) -> &mut [u8] {
-        match self {
-            Data::InPlace(b) => b,
-            Data::Copy(_, d) => d,
-        }
-    }
-}
-
-/// A message of exactly one whole block, in place or from a source into a destination,
-/// as two pointers: passed to a kernel in two registers, where a [`Data`] goes through
-/// memory (its shape and both lengths stored by the caller, loaded and tested by the
-/// kernel, then a bounds check per access): about 25 instructions of a 16-byte AES-GCM
-/// call. Built only from a `Data` whose sides are 16 bytes long, and borrowing it, so the
-/// pointers are valid (and, but in place, disjoint) for as long as it lives.
-pub(crate) struct Block16<'a> {
-    src: *const [u8; 16],
-    dst: *mut [u8; 16],
-    _data: core::marker::PhantomData<&'a mut [u8; 16]>,
-}
-
-impl<'a> Block16<'a> {
-    /// `data` as one block, if both its sides are exactly 16 bytes long.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn new(data: &'a mut Data<'_>) -> Option<Self> {
-        let (src, dst): (*const [u8; 16], *mut [u8; 16]) = match data {
-            Data::InPlace(b) => {
-                // Both from one raw pointer: in place, the read and the write are one block.
-                let b: *mut [u8; 16] = <&mut [u8; 16]>::try_from(&mut **b).ok()?;
-                (b, b)
-            }
-            Data::Copy(s, d) => {
-                let s: &[u8; 16] = (*s).try_into().ok()?;
-                (s, <&mut [u8; 16]>::try_from(&mut **d).ok()?)
-            }
-        };
-        Some(Block16 {
-            src,
-            dst,
-            _data: core::marker::PhantomData,
-        })
-    }
-
-    /// The input block (read it before [`Self::write`]: in place, the two are one).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn read(&self) -> [u8; 16] {
-        // SAFETY: `src` came from a 16-byte slice of the `Data` this value borrows (`new`),
-        // so it is valid for reads for as long as `self` lives; `[u8; 16]` has alignment 1.
-        unsafe { self.src.read() }
-    }
-
-    /// Writes the output block.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn write(self, out: [u8; 16]) {
-        // SAFETY: `dst` came from a 16-byte `&mut` of the `Data` this value borrows
-        // mutably (`new`), so it is valid for writes and nothing else reads it meanwhile.
-        unsafe { self.dst.write(out) }
-    }
-}
 
 /// Padded AAD + padded message + length block, in blocks.
 fn siv_small_blocks(aad_len: usize, data_len: usize) -> usize {
@@ -231,15 +90,10 @@ const SIV_SMALL_BLOCKS: usize = 0;
 /// [`Kernels::siv_small`] in blocks, besides every message of `tiny`'s shape (up to the
 /// engine's `Simd::SIV_TINY_BLOCKS` data blocks, eight on avx512 and ten on avx2, and one
 /// AAD block: `kernels::siv::tiny_fits`); larger ones run the bulk kernel. (Since avx2's
-/// `tiny` takes ten blocks, its 144 B below runs there unless the AAD is over a block.)
-/// Measured (local harness beside haberdashery, Intel f6 m167, AES-256-GCM-SIV,
-/// alternated, cycles, enc / dec, 24 -> 9 blocks with DeriveKey on wide vectors in the
-/// bulk kernel): avx512 144 B 421-432 / 401-406 -> 363-371 / 305-312, 192 B 443-448 /
-/// 422-484 -> 334-335 / 299-300, 256 B 467-482 / 446-500 -> 356-362 / 308-316, 368 B
-/// 579-589 / 555-567 -> 473-474 / 384; avx2 (one round) 144 B 433 / 390 -> 407 /
-/// 421, 256 B 477 / 438 -> 387 / 384, 368 B 557 / 518 -> 503 / 437. On aesni the bulk
-/// kernel was slower at 144-160 B (417-429 -> 440-444 encrypting), so it keeps
-/// [`SIV_SMALL_BLOCKS`], as does armv8 (not measured).
+/// `tiny` takes ten blocks, a 144 B message runs there unless the AAD is over a block.)
+/// Above 9 blocks the bulk kernel, with DeriveKey on wide vectors, measured faster; on
+/// aesni it was slower, so aesni keeps [`SIV_SMALL_BLOCKS`], as does armv8 (not measured)
+/// (docs/tuning.md: SIV_SMALL_BLOCKS_WIDE).
 #[cfg(target_arch = "x86_64")]
 const SIV_SMALL_BLOCKS_WIDE: usize = 9;
 
@@ -317,58 +171,6 @@ macro_rules! dispatch {
 // `gcm_whole`, `fill_powers`, `dot`, `expand_key_into`, and the hardware-only
 // `*_small_kernel`s), generated from the one kernel list (`interface`).
 interface::kernel_list!([interface::kernel_methods] {});
-
-/// Where a counter-mode pass starts: how the counter advances, and its first block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CtrStart {
-    /// How the counter advances.
-    pub(crate) kind: Counter,
-    /// The first counter block.
-    pub(crate) block: [u8; 16],
-}
-
-/// Where a small AES-GCM message's counter starts (`Kernels::gcm_small`): a 96-bit IV,
-/// which the few-block kernel takes whole, or a Y0 already derived (any IV length).
-#[derive(Clone, Copy)]
-pub(crate) enum SmallStart<'a> {
-    Iv96(&'a [u8; 12]),
-    Y0(&'a [u8; 16]),
-}
-
-/// GCM's pre-counter block Y0, borrowed from the mode, and how its counter advances: the
-/// whole-message kernel's start. By reference, not copied into a [`CtrStart`]: the mode
-/// builds Y0 piecewise (IV, then the counter word), and the 16-byte reload of such a copy
-/// cannot be store-forwarded; that copy sat before every AES-GCM message from 113 B up
-/// (docs/perf/refactor-26.md). The kernels read it with `Simd::load_halves` (two 8-byte
-/// loads, each forwarded from the mode's store): with one 16-byte load, the reload waited
-/// for the mode's stores to reach the cache, and AES-128-GCM at 1500 B took 7-9 % longer
-/// on avx512 (docs/perf/cycles-intel-f6-m207.md).
-#[derive(Clone, Copy)]
-pub(crate) struct Y0<'a> {
-    /// How the counter advances.
-    pub(crate) kind: Counter,
-    /// The block itself.
-    pub(crate) block: &'a [u8; 16],
-    /// The key's round-one table ([`RoundOne`]), if it has one: the stitched batches of
-    /// a public counter (`Counter::Be32Public`) start from it one AES round in.
-    pub(crate) round_one: Option<&'a RoundOne>,
-}
-
-/// The long-term keys and variant of GCM-SIV (2015), for its small-message kernel
-/// ([`Kernels::siv2015_small`]).
-#[derive(Clone, Copy)]
-pub(crate) struct Siv2015Keys<'a> {
-    /// The hash key (with enough powers for the message: see the kernel).
-    pub(crate) hash: &'a HashKey,
-    /// The tag (PRF) key.
-    pub(crate) prf: &'a RoundKeys,
-    /// The counter-mode key.
-    pub(crate) ctr: &'a RoundKeys,
-    /// Whether bit 127 of S is cleared before the PRF (the variant's mask).
-    pub(crate) mask: bool,
-    /// How the first counter block is made from the tag.
-    pub(crate) counter: crate::spec::siv::CounterInit,
-}
 
 impl Engine {
     /// All engines this build knows, slowest first.
@@ -467,9 +269,7 @@ impl Engine {
                 std::sync::OnceLock::new();
             SELECTED
                 .get_or_init(|| match std::env::var("GCMKIT_ENGINE") {
-                    Ok(name) if !name.is_empty() => {
-                        Engine::from_name(&name).and_then(|e| e.check())
-                    }
+                    Ok(name) if !name.is_empty() => Engine::from_variable(&name),
                     _ => Ok(Engine::best()),
                 })
                 .clone()
@@ -478,6 +278,25 @@ impl Engine {
         {
             Ok(Engine::best())
         }
+    }
+
+    /// The engine `GCMKIT_ENGINE=name` selects, or an error that names the variable (the
+    /// same error for the native API, whose `new` fails, and the compat facades, whose
+    /// every operation fails).
+    #[cfg(feature = "std")]
+    fn from_variable(name: &str) -> Result<Engine, Error> {
+        let engine = Engine::from_name(name).map_err(|_| {
+            Error::EngineUnavailable(if ALL_NAMES.contains(&name) {
+                "GCMKIT_ENGINE names an engine for another CPU architecture than this build's"
+            } else {
+                "GCMKIT_ENGINE names no engine (portable, aesni, avx2, avx512, armv8)"
+            })
+        })?;
+        engine.check().map_err(|_| {
+            Error::EngineUnavailable(
+                "GCMKIT_ENGINE names an engine whose instructions this CPU lacks",
+            )
+        })
     }
 
     /// Returns `self` if the CPU supports it, else an error naming it.
@@ -636,7 +455,8 @@ impl Kernels {
         }
         let y0 = u128::from_le_bytes(y0);
         // (No `fits.then(|| ...)`: the closure stayed a function of its own on the
-        // decryption's path, the tag passing through its frame: about 25 cycles at 16 B.)
+        // decryption's path, the tag passing through its frame; docs/tuning.md:
+        // Kernels::gcm_small.)
         if decrypt {
             self.gcm_small_open_kernel(keys, h, y0, aad, data.reborrow())
         } else {
@@ -680,14 +500,9 @@ impl Kernels {
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
         // A message of `tiny`'s shape runs on avx512 the kernel on 128-bit vectors compiled
-        // with avx512's features (EVEX encodings, 32 registers, no 512-bit instruction).
-        // The Zmm instantiation took 264 cycles at 48 B against the aesni kernel's 220 (its
-        // paths from 3 data blocks spill key registers as 512-bit stores; that this is the
-        // cost is inferred, not measured), and the aesni engine's kernel, used before, has
-        // 16 registers and SSE encodings. AES-256-GCM-SIV, local harness
-        // beside haberdashery, Intel f6 m167, alternated, enc/dec cycles: 16 B 165-171 /
-        // 174-179 -> 158-162 / 171-175, 64 B 234-246 / 243-250 -> 223-230 / 236-244
-        // (docs/perf/cycles-intel-f6-m167.md). The lengths are public.
+        // with avx512's features (EVEX encodings, 32 registers, no 512-bit instruction):
+        // faster than the Zmm instantiation and than the aesni engine's kernel, used before
+        // (docs/tuning.md: Kernels::siv_small). The lengths are public.
         //
         // Past `tiny`'s one group of AES chains (`kernels::siv::TINY_GROUP` data blocks),
         // up to the engine's `Simd::SIV_TINY_BLOCKS`, `tiny` runs in a kernel of its own.
@@ -727,9 +542,7 @@ impl Kernels {
     /// `received`; the caller compares).
     // Inlined, with `siv_small` and the two kernel dispatchers (`interface`), into the
     // mode's seal and open: out of line they were three calls between the mode and the
-    // engine's entry point. AES-256-GCM-SIV, local harness beside haberdashery, Intel f6
-    // m167, avx512, alternated: 16 B 177/185 -> 167/177 cycles (enc/dec), 64 B 244/250 ->
-    // 237-242/246-252, 576 B decryption 462-467 -> 446-447 (docs/perf/cycles-intel-f6-m167.md).
+    // engine's entry point (docs/tuning.md: Kernels::siv_whole).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn siv_whole(
         self,
@@ -799,35 +612,5 @@ pub fn cpu_features() -> std::vec::Vec<(&'static str, bool)> {
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
         std::vec::Vec::new()
-    }
-}
-
-#[cfg(test)]
-mod block16_tests {
-    use super::{Block16, Data};
-
-    /// Only a `Data` whose sides are both 16 bytes becomes a `Block16`; in place, the
-    /// write lands on the block just read.
-    #[test]
-    fn only_whole_blocks() {
-        let (mut a, mut b) = ([0u8; 17], [0u8; 17]);
-        for n in [0, 1, 15, 17] {
-            assert!(Block16::new(&mut Data::InPlace(&mut a[..n])).is_none());
-            assert!(Block16::new(&mut Data::Copy(&a[..n], &mut b[..n])).is_none());
-        }
-        assert!(Block16::new(&mut Data::Copy(&a[..16], &mut b[..15])).is_none());
-        assert!(Block16::new(&mut Data::Copy(&a[..15], &mut b[..16])).is_none());
-        let mut buf = [7u8; 16];
-        let mut d = Data::InPlace(&mut buf);
-        let io = Block16::new(&mut d).unwrap();
-        let x = io.read();
-        io.write(x.map(|v| v + 1));
-        assert_eq!(buf, [8u8; 16]);
-        let src = [3u8; 16];
-        let mut d = Data::Copy(&src, &mut b[..16]);
-        let io = Block16::new(&mut d).unwrap();
-        let x = io.read();
-        io.write(x);
-        assert_eq!(b[..16], src);
     }
 }

@@ -1,9 +1,10 @@
 //! The portable constant-time engine: fixsliced AES (`aes::soft`, 8 blocks per batch),
 //! integer-multiply GF(2^128) (`field::soft`).
 
-use super::kernels::Hash;
+#![forbid(unsafe_code)]
+
 use super::sequence::{self, GcmSteps, TwoPass};
-use super::{CtrStart, Data, Y0};
+use super::{Counter, CtrStart, Data, Hash, Y0};
 use crate::aes::{soft, RoundKeys};
 use crate::field::{soft as field_soft, HashKey};
 
@@ -11,40 +12,6 @@ use crate::field::{soft as field_soft, HashKey};
 // round: every block needs a round, and every partial product a point.
 const _: () = assert!(soft::BATCH <= soft::MIN_STITCHED_ROUNDS);
 const _: () = assert!(soft::STITCH_POINTS == field_soft::PARTS);
-
-/// How a counter block advances: GCM increments the last 4 bytes big-endian, AES-GCM-SIV
-/// the first 4 bytes little-endian; both wrap modulo 2^32.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Counter {
-    /// GCM: last 4 bytes, big-endian.
-    Be32,
-    /// As `Be32`, from a *public* starting block: GCM with a 96-bit IV, where Y0 = IV || 1.
-    /// Kernels may then branch on the counter's value (they batch increments while the
-    /// last byte cannot carry). With other IV lengths Y0 = GHASH_H(IV) depends on the key,
-    /// so `Be32` is used and nothing branches on it.
-    Be32Public,
-    /// AES-GCM-SIV: first 4 bytes, little-endian.
-    Le32,
-}
-
-impl Counter {
-    /// The block `n` steps after `block`.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn add(self, block: &[u8; 16], n: u32) -> [u8; 16] {
-        let mut b = *block;
-        match self {
-            Counter::Be32 | Counter::Be32Public => {
-                let c = u32::from_be_bytes([b[12], b[13], b[14], b[15]]).wrapping_add(n);
-                b[12..].copy_from_slice(&c.to_be_bytes());
-            }
-            Counter::Le32 => {
-                let c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]).wrapping_add(n);
-                b[..4].copy_from_slice(&c.to_le_bytes());
-            }
-        }
-        b
-    }
-}
 
 /// XORs the keystream E(K, ctr), E(K, ctr+1), ... into `data`; returns the counter after
 /// the last block used.

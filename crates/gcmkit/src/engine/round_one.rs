@@ -18,10 +18,12 @@
 //! `kernels::ctr::Ctr::take_batch_round_one`). The index is the counter's last byte, so the
 //! table is read only for public counters (96-bit IVs); its entries are key material,
 //! wiped on drop. It is built once per long-term key (4 KiB and 256/LANES vector AES
-//! instructions, 64 on avx512): built per message it cost more than it saved below
-//! 128 KiB (docs/perf/cycles-intel-f6-m167.md). Whole messages (`kernels::gcm::Whole`)
+//! instructions, 64 on avx512): built per message it cost more than it saved
+//! (docs/tuning.md: RoundOne). Whole messages (`kernels::gcm::Whole`)
 //! and the runs of a gathered one (`kernels::gather`, `AesGcm::encrypt_parts_into`) read
 //! it; the on-line kernel (`gcm::online`) does not.
+
+#![forbid(unsafe_code)]
 
 /// The table T above: `t[v]` for each last byte v, in little-endian lane form.
 #[derive(Clone)]

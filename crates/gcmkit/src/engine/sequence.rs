@@ -3,6 +3,8 @@
 //! run these sequences: what differs between engines is how a step is computed (fixsliced
 //! AES and integer-multiply GHASH, or vectors), never which step comes when.
 
+#![forbid(unsafe_code)]
+
 use super::{Data, Hash};
 
 /// An engine's counter mode and hash over data it does not stitch.
@@ -43,9 +45,7 @@ pub(crate) trait GcmSteps {
     ///
     /// The defaults here are `#[inline(always)]` like every kernel step: a default
     /// method compiled out of line is compiled without the kernel's target features, so
-    /// its SIMD intrinsics become calls (`data_and_tag`'s default, which
-    /// `gather::gcm_seal_parts` used, made `AesGcm::encrypt_parts_into` 70x slower
-    /// than `encrypt_into` at 16 KiB: 58-63 us against 0.85 us on Xeon f6 m167).
+    /// its SIMD intrinsics become calls (docs/tuning.md: GcmSteps default methods).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn lengths_and_tag(&mut self, mut acc: u128, lengths: &[u8; 16], mask: &[u8; 16]) -> [u8; 16] {
         self.hash(&mut acc, lengths);

@@ -5,7 +5,7 @@
 //! does on one block, so a kernel written against [`Simd`] computes the same thing at
 //! every width and on every ISA. Nothing here names an instruction set: each backend
 //! (`engine/x86/vectors.rs`, `engine/arm/vectors.rs`) implements the trait with its
-//! intrinsics, and `kernels::entry_points!` instantiates the kernels inside functions
+//! intrinsics, and `hw::entry_points!` instantiates the kernels inside functions
 //! compiled with that backend's target features.
 //!
 //! # The proof is a type
@@ -33,11 +33,8 @@ pub(crate) trait Simd: Copy {
     /// Whether the stitched kernel starts its batches from a key's round-one table
     /// (`engine::RoundOne`) on this backend: a table vector load and an XOR per vector in
     /// place of an AES round (and, on narrower vectors, of the counter's addition and byte
-    /// reversal). Set where measured faster: on x86, AES-128-GCM at 16 KiB and 1 MiB, raced
-    /// in one process on Xeon f6 m167 against the same build without the table, it was
-    /// faster in every direction on avx512, avx2 and aesni
-    /// (docs/perf/cycles-intel-f6-m167.md); on AMD Zen 3's avx2 too (AES-256-GCM 16 KiB
-    /// 3 % faster with it, docs/perf/cycles-amd-f25-m1.md). Not measured on Arm: off there.
+    /// reversal). Set where measured faster: on x86, every width (docs/tuning.md:
+    /// Simd::ROUND_ONE). Not measured on Arm: off there.
     const ROUND_ONE: bool = false;
     /// Whether the stitched batch multiplies Karatsuba style (three carry-less multiplies
     /// per vector, a qword swap and XORs more) rather than schoolbook (four).
@@ -122,8 +119,7 @@ pub(crate) trait Simd: Copy {
             // One block: assembled in general-purpose registers from 8-, 4-, 2- and 1-byte
             // loads. The staged copy below is a `memcpy` call (variable length; with a
             // `vzeroupper` in the AVX engines) whose bytes are then reloaded through a
-            // store-forwarding stall (AES-256-GCM-SIV at 20 B, avx512: 464-475 -> 433-445
-            // cycles, harness of docs/perf/cycles-intel-f6-m207.md).
+            // store-forwarding stall (docs/tuning.md: Simd::load_partial).
             return Self::from_u128_computed(cpu, read_le_partial(src));
         }
         let mut b = [0u8; 64];
@@ -175,8 +171,7 @@ pub(crate) trait Simd: Copy {
     /// Lane 0's 16 bytes, as one 16-byte store: for a tag the kernel returns in memory.
     /// Through [`Self::to_u128`] the bytes left in two general registers and were stored
     /// as two 8-byte halves, which the caller's 16-byte reload cannot forward from
-    /// (AES-128-GCM avx2 encryption at 512 B 401-410 -> 383-395 cycles on Zen 3 with
-    /// this store, docs/perf/cycles-amd-f25-m1.md).
+    /// (docs/tuning.md: Simd::to_bytes).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn to_bytes(self) -> [u8; 16] {
         let mut out = [0u8; 16];
@@ -388,7 +383,7 @@ macro_rules! from_token {
 /// debug assertions, carry `copy_nonoverlapping`'s precondition check: LLVM then weighs
 /// them at 55-60 against a threshold of 45 (its value for call sites it estimates cold,
 /// an inference from the remark, not shown by it) and leaves hundreds of them as
-/// calls inside the kernels (docs/perf/compile-time.md).
+/// calls inside the kernels (docs/history/compile-time.md).
 #[repr(C, packed)]
 pub(crate) struct Unaligned<R>(pub(crate) R);
 

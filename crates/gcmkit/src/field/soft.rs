@@ -21,8 +21,7 @@
 //! Per block (Karatsuba, three 64x64 products): six low-half products of 16 multiplies
 //! each, XORed into per-residue sums, and two reversals of the data's halves. Masking
 //! distributes over XOR, so the residue masks are applied once per batch of 8 blocks
-//! ([`ResidueSum`]; GHASH alone 0.33 -> 0.40 GB/s on the AMD EPYC Zen 3,
-//! `gcmkit bench --algorithm gmac --sizes 16384 --engine portable`). The key side
+//! ([`ResidueSum`]; docs/tuning.md: ResidueSum). The key side
 //! (powers of H, their halves, the halves' sum and all their reversals) is split once
 //! per call.
 

@@ -305,7 +305,7 @@ impl GcmKey {
     /// message fits, else the whole-message kernel. Returns the full (untruncated) tag.
     /// Inlined: called out of line, it copied its `Data` argument with 16-byte loads of
     /// the caller's 8-byte stores, a failed store forwarding before every message's
-    /// kernel (perf annotate, AES-128-GCM decrypt_into at 128 B; docs/perf/refactor-26.md).
+    /// kernel (perf annotate, AES-128-GCM decrypt_into at 128 B; docs/history/refactor-26.md).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn full_tag(
         &self,

@@ -174,9 +174,8 @@ fn verified(buf: &mut [u8], ok: bool) -> Result<(), Error> {
 /// Powers of H to compute for a message. AES-GCM-SIV's POLYVAL key changes with every
 /// nonce, so each power costs a multiply per message, while fewer powers cost a reduction
 /// every that-many blocks: short messages take 8, long ones up to 32 (where the setup
-/// amortizes). Measured with `make paper-tables` (part 3b, AES-128, AVX-512) for a fixed
-/// count of 8 / 16 / 32 powers: 1 KiB encryption 1.26 / 1.43 / 1.54 c/B, 16 KiB
-/// 0.52 / 0.46 / 0.38 c/B; the tiers below take the best of each.
+/// amortizes). The tiers below take the fixed count that measured best at each size
+/// (docs/tuning.md: hashed_blocks).
 fn hashed_blocks(aad_len: usize, msg_len: usize) -> usize {
     let blocks = aad_len
         .div_ceil(16)

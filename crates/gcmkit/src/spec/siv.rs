@@ -14,9 +14,7 @@ pub(crate) fn length_block(aad_len: u64, data_len: u64) -> [u8; 16] {
 /// compiler writes a 12-byte array (an 8-byte and a 4-byte store), so each load is
 /// forwarded from one store when the nonce was written just before the call. A load
 /// spanning both stores cannot be forwarded and waits for them to reach the cache behind
-/// every older store: with the nonce made per call (gcmkit-bench's `Nonces::next`),
-/// bytes 4-11 read as one 8-byte load cost AES-256-GCM-SIV encryption about 100 cycles
-/// per message (docs/perf/cycles-intel-f6-m207.md, "The bench's AES-GCM-SIV figures").
+/// every older store (docs/tuning.md: nonce_u128).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn nonce_u128(nonce: &[u8; 12]) -> u128 {
     let [a, b, c, d, e, f, g, h, i, j, k, l] = *nonce;

@@ -181,16 +181,12 @@ impl<V: Simd> Ctr<V> {
     /// every batch between two carries out of the last byte, so it is kept (`base`) and
     /// remade only when the bytes above the last change; the second term is a table of
     /// public constants ([`LAST_BYTE`]). One XOR with a table vector (a memory operand)
-    /// per vector instead of an addition and an XOR (AVX-512 AES-128-GCM: 173 -> 168
-    /// vector operations per 512-byte batch on the two ports that AES and CLMUL share with
-    /// everything else), and no per-batch broadcast, mask and XOR of the base (4 more; at
-    /// 16 KiB, x the bare AES rounds' time, raced in one process on Xeon f6 m167 against
-    /// the base remade every batch: encryption in place 1.143-1.177 -> 1.099-1.126, the
-    /// other directions within the runs' spread). Narrower vectors keep the additions on
-    /// the first block's form (a table measured 4-8 % slower on avx2,
-    /// docs/perf/cycles-intel-f6-m207.md). The choice branches on the counter's value and
-    /// the table is read at an index made from it, so it is only made for a public
-    /// starting counter (96-bit IVs); `make ct-check` flags it otherwise.
+    /// per vector instead of an addition and an XOR, on the ports AES and CLMUL share,
+    /// and no per-batch broadcast, mask and XOR of the base; narrower vectors keep the
+    /// additions on the first block's form (docs/tuning.md: Ctr::take_batch). The choice
+    /// branches on the counter's value and the table is read at an index made from it, so
+    /// it is only made for a public starting counter (96-bit IVs); `make ct-check` flags it
+    /// otherwise.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn take_batch<const N: usize>(&mut self, k0: V) -> [V; N] {
         let cpu = k0.cpu();
@@ -275,9 +271,8 @@ pub(crate) fn ctr_xor_io<V: Simd, const N: usize>(
     let len = io.len();
     ctr_xor_keys::<V, N>(&ks, Ctr::<V>::new(cpu, start), io);
     // The long-term key's broadcast round keys are not wiped here: the wipe's volatile
-    // stores keep them in memory for the whole loop, and AES-128-GCM at 16 KiB-1 MiB
-    // measured about 20 % slower (`gcmkit-bench focus`, 0.64x against 0.80x AWS-LC on
-    // AES-NI). They are copies of `RoundKeys`, which the key object zeroizes on drop.
+    // stores keep them in memory for the whole loop, which measured slower (docs/tuning.md:
+    // ctr_xor_io). They are copies of `RoundKeys`, which the key object zeroizes on drop.
     // Per-message keys (AES-GCM-SIV's derived keys) are wiped where they are made.
     start.kind.add(&start.block, len.div_ceil(16) as u32)
 }
@@ -315,9 +310,8 @@ fn ctr_group<V: Simd, const G: usize>(ks: &Keys<V>, c: &mut Ctr<V>, io: Data<'_>
     aes_n_whitened(ks, &mut s);
     // Vector by vector over the constant G, each whole or partial, so the loop unrolls and
     // the keystream stays in registers. Cut at a run-time count of whole vectors first
-    // (a loop over a slice of `s`), the keystream went through the stack: with the
-    // out-of-line `Zip::new` of `xor_vectors` (out of place), messages of 113 B-1 KiB
-    // ran 7-19 % slower than the raw-pointer loop (docs/perf/refactor-26.md).
+    // (a loop over a slice of `s`), the keystream went through the stack (docs/tuning.md:
+    // ctr_group).
     let vb = 16 * V::LANES;
     let len = io.len();
     match io {

@@ -13,9 +13,9 @@
 use super::super::simd::Simd;
 use super::aes::{aes_n, keys};
 use super::gcm::{gcm_small, small_fits, stitched_gcm_seal, Whole, SMALL_DATA};
-use super::Hash;
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps};
+use crate::engine::Hash;
 use crate::engine::{CtrStart, Data, Y0};
 use crate::field::HashKey;
 use zeroize::Zeroize;

@@ -7,9 +7,10 @@ use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, Ctr};
 use super::ghash::{absorb_padded, gcm_tag, hash_block, hash_update, load_block, mul_lanes};
 use super::ghash::{Sums, Table};
-use super::{unrolled, xor_vectors, Hash};
+use super::{unrolled, xor_vectors};
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps, TwoPass};
+use crate::engine::Hash;
 use crate::engine::{Counter, CtrStart, Data, RoundOne, Y0};
 use crate::field::{Flavor, HashKey, POWERS};
 
@@ -37,10 +38,8 @@ pub(crate) fn small_fits(aad_len: usize, len: usize) -> bool {
 /// of the AES chain of every small message.
 ///
 /// Encryption, or (`DEC`) decryption returning the full tag of the ciphertext, which the
-/// caller compares; the same bounds either way. One pass in both directions: in the
-/// two-pass form (hash the source, then apply the keystream, with eight chains from five
-/// blocks up) AES-128-GCM decrypt_into took 64-66 cycles at 16 B and 102-104 at 64 B; in
-/// this one 53-58 and 75-81 (docs/perf/cycles-intel-f6-m207.md).
+/// caller compares; the same bounds either way. One pass in both directions: the two-pass
+/// form (hash the source, then apply the keystream) ran slower (docs/tuning.md: gcm_small).
 ///
 /// [`small`] with as many chains as blocks (E(K, Y0) and the keystream), a count fixed
 /// at compile time: a spare chain is ten AES rounds for nothing (at 64 B, eight chains
@@ -94,8 +93,7 @@ fn chains<V: Simd, const N: usize>(
 /// of `io` (one test of in place or not per side, not one per block), and the ciphertext
 /// blocks hashed from registers: the input's for a decryption (independent of the AES
 /// chains), the output's for an encryption. Loops of a fixed count, every block in a
-/// register: AES-128-GCM encryption at 64 B 110-112 -> 87-92 cycles (avx512,
-/// docs/perf/cycles-intel-f6-m207.md).
+/// register (docs/tuning.md: gcm::small).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn small<V: Simd, const N: usize, const DEC: bool>(
     cpu: V::Cpu,
@@ -128,8 +126,7 @@ fn small<V: Simd, const N: usize, const DEC: bool>(
     // The ciphertext blocks. The partial block's keystream is cut to its length first,
     // so that block is the zero-padded ciphertext GHASH takes; it is hashed from this
     // register, not reloaded from the destination: a reload of a block just written
-    // piecewise cannot be store-forwarded (AES-128-GCM at 20 B went from 138-145 to
-    // 100-107 cycles, docs/perf/cycles-intel-f6-m207.md).
+    // piecewise cannot be store-forwarded (docs/tuning.md: gcm::small).
     let mut out = [V::Block::zero(bc); N];
     for i in 1..N {
         let k = if whole(i) {
@@ -197,8 +194,7 @@ fn finish_tag<V: Simd>(
 /// Whole AES-GCM of any length in one kernel call: GHASH of the AAD, the stitched
 /// CTR + GHASH pass from the counter after `y0`, the length block and the tag mask
 /// E(K, Y0). One entry instead of five (AAD hash, stitched pass, length block, tag mask,
-/// and the dispatch around each) saves their set-ups: AES-128-GCM at 576 B and 1500 B went
-/// from 0.86-0.96x to about 1.05-1.15x AWS-LC (`gcmkit-bench focus`, same run).
+/// and the dispatch around each) saves their set-ups (docs/tuning.md: gcm_whole).
 /// Returns the full tag (GHASH xor E(K, Y0)).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_whole<V: Simd, const N: usize, const MAXW: usize>(
@@ -294,9 +290,7 @@ impl<'a, V: Simd, const N: usize, const MAXW: usize> Whole<'a, V, N, MAXW> {
     /// A·H + L·H, one multiply and reduction fewer after the last batch. E(K, Y0) is
     /// computed after the batches, where its rounds run beside that last hash's
     /// multiplies, instead of before the data, where its chain of rounds held up the first
-    /// batch's start. Returns the full tag. AES-128-GCM on avx512 at 16 KiB, x the bare AES
-    /// rounds' time, encryption in place 1.14-1.16 -> 1.11-1.13, 4 KiB 1.41 -> 1.34
-    /// (docs/perf/cycles-intel-f6-m207.md).
+    /// batch's start (docs/tuning.md: Whole::fused_end). Returns the full tag.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn fused_end(
         &self,
@@ -543,9 +537,7 @@ impl Plan {
 /// that take them at run time branch once, above the pass): each batch loop is compiled
 /// only where it can run. With both as run-time values, every caller carried all four
 /// combinations' loops for LLVM to prune after inlining, and the kernels' optimization
-/// grew faster than their size: AES-GCM-SIV's `siv_large` took 138-177 s of LLVM time per
-/// x86 engine and `gcm_seal_parts` 42-139 s, most of a 9-minute release build of the
-/// crate (AMD EPYC Zen 3, `-Z llvm-time-trace`).
+/// grew faster than their size (docs/tuning.md: stitched_batches).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stitched_batches<
     V: Simd,
@@ -614,19 +606,15 @@ fn stitched_batches<
 /// From how many bytes an input's destination is aligned first ([`store_head`]): below
 /// that the head's separate two passes, and the rest they leave after the last batch (a
 /// second two-pass), cost more than the split stores they save. The split stores cost
-/// little while the destination stays in L1 and much from L2 out: on Xeon f6 m207
-/// (avx512, destination 16 bytes past a line) with the head from 8 KiB up, 16 KiB encrypt
-/// in place ran 1.22-1.24x the time of the bare AES rounds, without it 1.17-1.20x, and
-/// 32 KiB 1.16 -> 1.14x; at 1 MiB without it `decrypt_into` ran 1.10-1.11 -> 1.13-1.18x
-/// (docs/perf/cycles-intel-f6-m207.md, branch `gtail`). 64 KiB read the same either way.
+/// little while the destination stays in L1 and much from L2 out (docs/tuning.md:
+/// ALIGN_FROM).
 const ALIGN_FROM: usize = 64 * 1024;
 
 /// The bytes before `dst`'s first boundary of `min(vb, 64)` bytes (`vb` a vector's bytes),
 /// when they are whole blocks (0, 16, 32 or 48; 0 when the destination is not 16-byte
 /// aligned). Processed apart, they leave every stitched vector store whole inside one cache
 /// line: a 64-byte store 16 bytes past a line writes two lines, and the store buffer drains
-/// it as two (8 MiB encrypt_into ran 5-10 % slower 16, 32 or 48 bytes past a line than
-/// aligned, docs/perf/python-into.md). Depends on the address only, never on the data.
+/// it as two (docs/tuning.md: store_head). Depends on the address only, never on the data.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn store_head(dst: &[u8], vb: usize) -> usize {
     let line = vb.min(64);
@@ -694,9 +682,7 @@ impl<V: Simd, const N: usize, const MAXW: usize> TwoPass for Pass<'_, V, N, MAXW
 /// lane by lane. The one fold of the lanes happens in the batch hashed last, whose
 /// `last` powers H^(W - p) take c_l to c_l·H^(W - l): the true value times H^W. Each batch
 /// saves the fold of its reduced lanes (on avx512 two extracts on the port CLMUL shares
-/// and two XORs) and the move of the folded value into lane 0: AES-128-GCM on avx512, x
-/// the bare AES rounds' time, 1 MiB encryption in place 1.09-1.11 -> 1.06-1.07, 16 KiB
-/// 1.17-1.18 -> 1.13-1.16 (docs/perf/cycles-intel-f6-m207.md).
+/// and two XORs) and the move of the folded value into lane 0 (docs/tuning.md: Stitch).
 ///
 /// With `round_one` (a key's table, a public GCM counter), each batch
 /// starts one AES round in (`Ctr::take_batch_round_one`), and the vectors' hashing hides
@@ -714,9 +700,8 @@ struct Stitch<'a, V, const N: usize> {
 /// [`stitched_batches`]). The data's shape (in place or copy) is matched here, once,
 /// and the first batch of an encryption
 /// (nothing to hash yet) is peeled, so that each steady-state loop has none of them to
-/// test: with those tests in the loop (and slicing by offset) AES-128-GCM at 16 KiB ran
-/// 8-10 % slower on AES-NI and AVX-512 than the raw-pointer loop, the compiler not
-/// unswitching them. The batches are walked with `chunks_exact`, so no bounds checks.
+/// test: the compiler did not unswitch them (docs/tuning.md: batch_loop). The batches are
+/// walked with `chunks_exact`, so no bounds checks.
 /// Returns the hash value after the batches, folded: the batch hashed last, with the
 /// `last` powers (`Stitch`), folds the lanes, an encryption's (its output, hashed one
 /// batch behind) and an out-of-place decryption's (its input, one batch behind) after
@@ -784,16 +769,12 @@ fn batches<
                 a.fold_lanes()
             }
             // Out of place, batches by index: with two zipped `chunks_exact` iterators the
-            // compiler kept the round keys on the stack (about 100 stack operands per batch
-            // against 20 in place; decrypt_into 1.22x 275c738's time at 16 KiB on avx512,
-            // docs/perf/refactor-26.md).
+            // compiler kept the round keys on the stack (docs/tuning.md: batches, by index).
             // Decryption out of place hashes one batch behind, as encryption does: the batch's
             // products take the previous batch's input (loaded a batch ago, in L1), so the
             // fresh loads only feed the keystream XOR at the end of the rounds and a load from
-            // L3 no longer holds up the hash chain. Hashing its own input, AES-128-GCM
-            // decrypt_into ran 3-8 % slower than encrypt_into at 1 and 8 MiB; one batch behind,
-            // as fast or faster (0.340 -> 0.331 and 0.388 -> 0.313 c/B at 8 MiB, 16 KiB 2-4 %
-            // better; docs/perf/python-into.md). The last batch is hashed in `stitched`.
+            // L3 no longer holds up the hash chain (docs/tuning.md: batches, one batch
+            // behind). The last batch is hashed in `stitched`.
             Data::Copy(src, dst) => {
                 let (src, dst) = (&src[..n], &mut dst[..n]);
                 let io = Data::Copy(&src[..wb], &mut dst[..wb]);
@@ -909,8 +890,7 @@ fn batch<V: Simd, const N: usize, const R: usize, const T1: bool>(
     // Decryption hashes its own input: each input vector is loaded once, up front, and
     // serves both its product in the rounds and the keystream XOR at the end. Loaded
     // twice through two slices (out of place, where the destination's stores come between
-    // the two loads), AES-128-GCM decrypt_into ran 1.22x slower at 16 KiB than the
-    // raw-pointer loop it replaced (docs/perf/cycles-intel-f6-m207.md).
+    // the two loads), it ran slower (docs/tuning.md: batch).
     let own = matches!(hashed, Hashed::Own);
     let mut input = [V::zero(cpu); N];
     if own {

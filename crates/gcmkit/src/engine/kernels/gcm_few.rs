@@ -49,9 +49,7 @@ pub(crate) fn few_fits(aad_len: usize, len: usize) -> bool {
 ///
 /// A one-block message without AAD takes `gcm_one` instead: this kernel's B = 1 form,
 /// in the same function as the four-block form (its registers: a prologue of five
-/// pushes) and behind the block count's dispatch, measured 40-45 cycles for
-/// AES-128-GCM at 16 B against `gcm_one`'s 36-39 (avx512,
-/// docs/perf/cycles-intel-f6-m207.md).
+/// pushes) and behind the block count's dispatch, measured slower (docs/tuning.md: gcm_one).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn gcm_few<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
@@ -121,8 +119,8 @@ fn few<V: Simd, const B: usize, const DEC: bool>(
     }
     // The chains interleaved round by round (`pin`, as the stitched loop): left to
     // itself, the compiler sank E(K, Y0)'s rounds below the output's stores, so its chain
-    // started one decode window late and the tag waited for it (AES-128-GCM at 16 B,
-    // avx512: 64 B decrypt_into 58-62 -> 57-61 cycles).
+    // started one decode window late and the tag waited for it (docs/tuning.md: gcm_few,
+    // pinned chains).
     let kl = middle_rounds!(rk, |r| {
         let r = V::Block::load(bc, r);
         e = e.aesenc(r).pin();

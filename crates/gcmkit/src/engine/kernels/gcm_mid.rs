@@ -2,11 +2,8 @@
 //! the engine's wide vectors: a TLS record or QUIC packet of 65 to 256 bytes, the sizes
 //! between `gcm_few` and the stitched bulk kernel. There, below two of its batches, the
 //! bulk kernel runs CTR and then GHASH as two passes, with the AAD, the length block and
-//! E(K, Y0) each a step of its own, and the small kernel runs one block per AES chain:
-//! on AMD Zen 3, AES-128-GCM encryption on avx2 took 228 cycles at 128 B against 165 at
-//! 112 B; with `decrypt_into`, 211-212 cycles at 128 B and 250-256 at 256 B before this
-//! kernel, 116-117 and 158-159 with it (haberdashery `broadwell` 174-176 and 295-299;
-//! docs/perf/cycles-amd-f25-m1.md, "Fourth session on Zen 3").
+//! E(K, Y0) each a step of its own, and the small kernel runs one block per AES chain
+//! (docs/tuning.md: gcm_mid).
 //!
 //! With D data blocks in `NV` vectors of `LANES` blocks (the last vector may be part
 //! full: its absent lanes are zero), the message is NV + 1 AES chains and one GHASH batch
@@ -18,7 +15,7 @@
 //!     S = A_1·H^(a+D+1) + ... + C_1·H^(D+1) + ... + C_D·H^2 + L·H,
 //!     T = S xor E(K, Y0).
 //! The data's products are Karatsuba (three multiplies per vector: on AMD Zen 3 the
-//! multiplies, not the AES rounds, are the scarce pipe time, docs/perf/cycles-amd-f25-m1.md)
+//! multiplies, not the AES rounds, are the scarce pipe time, docs/history/cycles-amd-f25-m1.md)
 //! with the powers and their helpers as whole-vector loads from the key's table: block b
 //! of the batch takes the table's element b, so a vector's lanes take consecutive
 //! elements. An absent lane (D odd on two lanes) is zero and multiplies the length

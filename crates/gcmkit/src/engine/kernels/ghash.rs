@@ -195,10 +195,8 @@ pub(crate) fn dot<V: Simd>(cpu: V::Cpu, a: u128, b: u128) -> u128 {
 
 /// H^1..H^k into `pw[0..k]` (pw[j - 1] = H^j) by doubling: with H^1..H^m known,
 /// H^(m+j) = H^m·H^j for j = 1..m are independent multiplies, so the dependency depth is
-/// log2(k) instead of k. A fixed-size array, which the compiler keeps in registers: with
-/// the powers in a slice, or in the u128 table of `HashKey`, the per-message AES-GCM-SIV
-/// kernel measured 20-30 % slower at 256-576 B (`gcmkit-bench focus`, 0.73-0.85x against
-/// 1.01-1.08x AWS-LC).
+/// log2(k) instead of k. A fixed-size array, which the compiler keeps in registers (a
+/// slice or `HashKey`'s table measured slower; docs/tuning.md: powers).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn powers<B: Simd<Block = B>, const M: usize>(h: B, k: usize, pw: &mut [B; M]) {
     pw[0] = h;
@@ -322,9 +320,7 @@ pub(super) fn hash_batch<V: Simd>(
         first = V::Block::zero(bc);
         // One block per vector (AES-NI, Arm): iterators, which leave no bounds checks in
         // the loop. Wider vectors: an index loop over the slices cut to `k` blocks, which
-        // the compiler unrolls (the iterator form was not unrolled, and GMAC on AVX2
-        // measured 4-9 % slower with it); with one lane the index loop kept two bounds
-        // checks per block and GMAC on AES-NI measured 2-4 % slower.
+        // the compiler unrolls (the iterator form was not; docs/tuning.md: hash_batch).
         if V::LANES == 1 {
             let rest = src[16..].chunks_exact(16).zip(h[1..].iter().zip(&hk[1..]));
             for (x, (hh, kk)) in rest {

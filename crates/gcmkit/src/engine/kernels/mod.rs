@@ -1,7 +1,7 @@
 //! The kernels: AES-CTR, GHASH/POLYVAL, stitched AES-GCM and fused small-message AES-GCM
 //! and AES-GCM-SIV, written once against the ISA-neutral [`Simd`] trait. No file in this
 //! folder names an instruction set: a backend (x86 `Xmm`/`Ymm`/`Zmm`, an Arm NEON type)
-//! implements `Simd`, and [`entry_points!`] instantiates these generic functions inside
+//! implements `Simd`, and `hw::entry_points!` instantiates these generic functions inside
 //! `#[target_feature]` functions with that backend's feature table, where they inline.
 //!
 //! Every step is `#[inline(always)]` in optimized builds only: unoptimized (`cfg(gcmkit_o0)`,
@@ -9,14 +9,15 @@
 //! that a debug build's entry points do not hold a stack slot for every local of their
 //! whole kernel tree (megabytes; docs/perf/code-size.md). The same holds in the crate's own
 //! unit-test build (`cfg(test)`): its few dozen tests do not need the inlined kernels, and
-//! compiling them a second time, inlined, was the longest step of `make test` (634 s of a
-//! 15-minute test build on Zen 3). The integration suites, which test the engines, link the
-//! ordinary library, inlined as users get it.
+//! compiling them a second time, inlined, was the longest step of `make test`
+//! (docs/tuning.md: cfg(test) inlining). The integration suites, which test the engines,
+//! link the ordinary library, inlined as users get it.
 //!
-//! The kernels are safe code: a vector can only be made from its backend's detection
-//! token (`Simd::Cpu`), which each kernel takes as its first argument, and data moves
-//! through slices (`Data`, `Simd::load`/`store`). The only `unsafe` here is in
-//! [`entry_points!`]: the call of each `#[target_feature]` function, on the token.
+//! The kernels are safe code, and the compiler holds them to it (`forbid(unsafe_code)`): a
+//! vector can only be made from its backend's detection token (`Simd::Cpu`), which each
+//! kernel takes as its first argument, and data moves through slices (`Data`,
+//! `Simd::load`/`store`). The one `unsafe` call per kernel, of its `#[target_feature]`
+//! entry point on the token, is made by `hw::entry_points!` in the backend.
 //!
 //! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
 //! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
@@ -54,12 +55,11 @@
 //! The AES rounds of a batch of N vectors are interleaved with the GHASH of N vectors:
 //! of the same batch's input (decryption: the ciphertext is known up front) or of the
 //! previous batch's output (encryption). The two instruction streams are independent, so
-//! the core may overlap them. Measured (`make bench`, docs/perf/engines.md): stitching
-//! beats two separate passes (AVX-512, 16 KiB: 9.2 vs 6.8 GB/s at the time), and AES-GCM
-//! now runs at about 0.8 of the CTR-only rate. On the benchmark machine (Sapphire Rapids)
-//! AES goes to one 512-bit port and CLMUL and shuffles to the other, with XORs on either
-//! (`gcmkit-bench ports`), which bounds AES-GCM near 0.94 of CTR: that is why XORs are
-//! merged three at a time and counters avoid per-vector byte reversals.
+//! the core may overlap them, and stitching measured faster than two passes. AES and CLMUL
+//! share the vector ports with everything else, so XORs are merged three at a time and
+//! counters avoid per-vector byte reversals (docs/tuning.md: stitching).
+
+#![forbid(unsafe_code)]
 
 pub(crate) mod aes;
 pub(crate) mod ctr;
@@ -78,45 +78,13 @@ pub(crate) use siv::SIV_SMALL_BLOCKS;
 use super::simd::Simd;
 use super::Data;
 
-/// Which data the stitched kernel hashes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Hash {
-    /// The input (GCM decryption hashes the ciphertext it decrypts).
-    Input,
-    /// The output (GCM encryption hashes its ciphertext; AES-GCM-SIV decryption hashes the
-    /// plaintext it produces).
-    Output,
-}
-
-impl Hash {
-    /// What GCM hashes: its ciphertext, the input when decrypting, else the output.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn gcm(decrypt: bool) -> Hash {
-        Hash::from_input(decrypt)
-    }
-
-    /// `Input` when `input`, else `Output` (the stitched pass's `INPUT` constant).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) const fn from_input(input: bool) -> Hash {
-        if input {
-            Hash::Input
-        } else {
-            Hash::Output
-        }
-    }
-}
-
 /// `for $j in 0..$n $body` with each step a copy of the body in which `$j` is a constant
 /// (`$n` a constant, at most 12: the steps from `$n` on are compiled out, but rustc's
 /// constant-index lint still checks them against the arrays the body indexes, and the
 /// stitched batch's 15 round keys allow `j + 1` up to 14): a loop the compiler cannot
 /// leave rolled. LLVM kept the stitched batch's rounds 3..=8 (eight AES rounds and one
-/// vector's hashing each) as a loop of six steps, the round key and the power read at a
-/// run-time offset and the pairing of the products' sums (`j % 2`) tested and branched
-/// on at run time: about 50 integer instructions per batch on the ports the vector units
-/// use. Unrolled, AES-128-GCM on avx512 at 16 KiB, x the bare AES rounds' time, the two
-/// forms raced in one process (Xeon f6 m167, three runs): encryption in place
-/// 1.215-1.234 -> 1.153-1.169, `decrypt_into` 1.227-1.247 -> 1.177-1.204. (A closure
+/// vector's hashing each) as a loop of six steps, with run-time offsets and branches on
+/// the ports the vector units use (docs/tuning.md: unrolled!). (A closure
 /// called once per step was not inlined into the call sites, and spilled the batch to
 /// the stack.)
 macro_rules! unrolled {
@@ -162,80 +130,3 @@ pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
         }
     }
 }
-
-/// Instantiates every kernel of `engine::interface::kernel_list!` for one backend: vector
-/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction,
-/// compiled with the target features `$feat` (the backend's feature table, the same list
-/// run-time detection checks).
-///
-/// For each kernel of the list it makes `name(cpu: Cpu, ...)`, a `#[target_feature]`
-/// function in which the generic kernel inlines (its symbol, e.g.
-/// `engine::arm::armv8::stitched`, is what `make arm-counts` reads), and `call::name`, the
-/// safe call of it on the token. The token `cpu` (made only by `detect()`, `hw_engine!`)
-/// is the SAFETY argument of that one `unsafe` call.
-macro_rules! entry_points {
-    ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
-        /// This engine's vector type, as the kernel list names it.
-        type V = $v;
-        /// Vectors per AES batch.
-        const N: usize = $n;
-        /// Blocks per GHASH reduction, at most.
-        const MAXW: usize = $maxw;
-
-        /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
-        pub(crate) const BATCH_BLOCKS: usize = N * <V as crate::engine::simd::Simd>::LANES;
-        /// Whether the stitched kernel starts batches from a key's round-one table (read
-        /// where tables are made: with `alloc`).
-        #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-        pub(crate) const ROUND_ONE: bool = <V as crate::engine::simd::Simd>::ROUND_ONE;
-        /// Data blocks up to which a short AES-GCM-SIV message runs the fused `siv::tiny`.
-        pub(crate) const SIV_TINY_BLOCKS: usize =
-            <V as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
-        /// Data blocks up to which an AES-GCM message runs the fused `gcm_mid` (0: never).
-        pub(crate) const GCM_MID_BLOCKS: usize =
-            <V as crate::engine::simd::Simd>::GCM_MID_BLOCKS;
-
-        crate::engine::interface::kernel_list!(
-            [crate::engine::kernels::entry_points] { @each [$($feat),+]; }
-        );
-    };
-    (@each $feats:tt;
-     $($(#[$m:meta])* [$method:ident $(#[$mm:meta])*] fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)?
-        = $f:expr, portable { $($p:tt)* };)+) => {
-        $(
-            crate::engine::kernels::entry_points! {
-                @one $feats; $(#[$m])* fn $name($($arg: $t),*) $(-> $ret)? = $f
-            }
-        )+
-
-        /// The entry points as safe calls on the engine's token.
-        pub(crate) mod call {
-            #[allow(unused_imports)]
-            use super::*;
-            pub(crate) use super::BATCH_BLOCKS;
-            pub(crate) use super::SIV_TINY_BLOCKS;
-            pub(crate) use super::GCM_MID_BLOCKS;
-            #[cfg(feature = "alloc")]
-            pub(crate) use super::ROUND_ONE;
-            $(
-                $(#[$m])*
-                #[inline]
-                pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
-                    // SAFETY: `cpu` exists only after `detect()` found every feature of
-                    // this engine's table, the features `super::$name` is compiled with.
-                    unsafe { super::$name(cpu, $($arg),*) }
-                }
-            )+
-        }
-    };
-    (@one [$($feat:tt),+];
-     $(#[$m:meta])* fn $name:ident($($arg:ident: $t:ty),*) $(-> $ret:ty)? = $f:expr) => {
-        // Safe to call only where these features are enabled: elsewhere, through `call`.
-        $(#[$m])*
-        $(#[target_feature(enable = $feat)])+
-        pub(crate) fn $name(cpu: Cpu, $($arg: $t),*) $(-> $ret)? {
-            $f(cpu, $($arg),*)
-        }
-    };
-}
-pub(crate) use entry_points;

@@ -20,9 +20,7 @@
 //! `ghash::product_at`), A·H^W schoolbook (4 multiplies, which need no helper power and
 //! give the true middle term directly), and one lane-wise reduction (2 multiplies, 2
 //! qword swaps). The chain from A to A' is one multiply, two XORs and the reduction;
-//! everything else in a batch is independent of it. Measured (local harness beside
-//! haberdashery, Intel f6 m207, avx512, alternated): AES-256-GCM-SIV encryption 16 KiB
-//! 0.338 -> 0.318 c/B, 1 MiB 0.319 -> 0.300 (docs/perf/cycles-intel-f6-m207.md).
+//! everything else in a batch is independent of it (docs/tuning.md: polyval_bulk).
 
 use super::super::simd::Simd;
 use super::ghash::{hash_update, Sums};

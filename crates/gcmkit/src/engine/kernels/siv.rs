@@ -23,11 +23,8 @@ type B<V> = <V as Simd>::Block;
 /// Largest padded AAD + padded message + length block for [`siv_small`]'s one fused pass
 /// (block-wide POLYVAL, powers in registers), in blocks; above it `Kernels` calls
 /// [`siv_large`] (the bulk path [`siv_bulk`]: vector-wide POLYVAL from a stack table of
-/// powers). Measured (local harness beside haberdashery, Intel f6 m207, AES-256-GCM-SIV,
-/// cycles, the two builds alternated, three rounds): with the bulk path from 24 blocks instead of 72,
-/// avx512 576 B encrypts in 807-885 cycles against 930-964, 1 KiB 906-992 against
-/// 1181-1245 (decryption 922-1006 against 1151-1212); aesni 576 B 846-867 against
-/// 940-1009, avx2 794-806 against 805-846; 256 B (17 blocks, still fused) unchanged.
+/// powers). From 24 blocks the bulk path measured faster than the fused pass
+/// (docs/tuning.md: SIV_SMALL_BLOCKS).
 /// It also bounds the stack copy of `open_small_restoring`.
 pub(crate) const SIV_SMALL_BLOCKS: usize = 24;
 /// Vectors per stitched batch of a bulk decryption shorter than `HALF_BELOW` batches of
@@ -151,9 +148,8 @@ pub(crate) fn siv_small<V: Simd>(
 /// blocks (at most [`TINY_MAX`]) and at most one AAD block, after [`derive`] (an
 /// `InvalidParameter` error for any other shape: `Kernels::siv_small` checks). Its own
 /// entry point rather than more arms of [`siv_small`]'s: with the two larger instances in
-/// it, the avx2 kernel's decryption at 16 B took 294-296 cycles against 276, at 64 B
-/// 351-353 against 334 (AMD Zen 3, alternated), the rest of the function compiled
-/// otherwise.
+/// it, the rest of the function compiled otherwise and ran slower (docs/tuning.md:
+/// siv_tiny_upper).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn siv_tiny_upper<V: Simd>(
     cpu: V::Cpu,
@@ -220,16 +216,13 @@ pub(crate) fn siv_small_blocks<V: Simd>(
 }
 
 /// Most data blocks (with at most one block of AAD) any backend runs in [`tiny`]: its
-/// `Simd::SIV_TINY_BLOCKS`, ten on aesni and avx2 (measured on AMD Zen 3), [`TINY_GROUP`]
-/// elsewhere.
+/// `Simd::SIV_TINY_BLOCKS`, ten on aesni and avx2 (docs/tuning.md: Xmm::SIV_TINY_BLOCKS,
+/// Ymm::SIV_TINY_BLOCKS), [`TINY_GROUP`] elsewhere.
 pub(crate) const TINY_MAX: usize = 10;
 
 /// Data blocks up to which [`siv_small`] itself runs [`tiny`] (above it, up to the
 /// backend's bound, [`siv_tiny_upper`]). Eight, one group of independent AES chains: from
-/// 4 to 8, AES-256-GCM-SIV at 80 B went from 378-380 to 243-251 cycles encrypting and
-/// 333-334 to 241-245 decrypting, 128 B from 401-404 to 303 and 359 to 282-285 (avx512;
-/// aesni and avx2 gained alike: 80 B 349-375 -> 258-274), 64 B unchanged (local harness
-/// beside haberdashery, Intel f6 m167, alternated; docs/perf/cycles-intel-f6-m167.md).
+/// 4 to 8, 80 and 128 B ran faster and 64 B the same (docs/tuning.md: TINY_GROUP).
 pub(crate) const TINY_GROUP: usize = 8;
 
 /// Whether a message of these lengths has [`tiny`]'s shape: at most one AAD block and
@@ -391,7 +384,7 @@ fn store_blocks<V: Simd, const D: usize>(cpu: V::Cpu, x: &[B<V>; D], data: &mut 
 /// call, from `io`'s source into its destination (or in place): [`derive`], then
 /// [`siv_bulk`]. `decrypt_into` passes its separate source and destination through, so
 /// the ciphertext is not first copied into the output (at 1 MiB that copy was a second
-/// pass over memory: 0.43-0.47 c/B against 0.28 at 16 KiB). Encryption (`received` None)
+/// pass over memory; docs/tuning.md: siv_large). Encryption (`received` None)
 /// returns the tag; decryption returns the tag of the plaintext it wrote, which the
 /// caller compares (in constant time), zeroing the destination on mismatch.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
@@ -440,10 +433,8 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
     // `Simd::SIV_HALF_DECRYPT`), which need HALF·LANES
     // powers; an encryption of up to SPLIT_BATCHES such batches (on avx512 under
     // 1536 B, on avx2 under 768 B) takes as many: one doubling step fewer on avx512,
-    // which the whole message waits for, against more batches to reduce. Measured (local
-    // harness, avx512, alternated): 576 B encryption 821-843 -> 757-789 cycles with 16
-    // powers instead of 32; 1 KiB 648-664 -> 635-638 (with the first form of
-    // `whole_batches`, 720a031).
+    // which the whole message waits for, against more batches to reduce (docs/tuning.md:
+    // siv_bulk powers).
     let half = received.is_some()
         && V::SIV_HALF_DECRYPT
         && N > HALF
@@ -483,14 +474,10 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
             // Below two whole batches of N vectors `stitched` runs CTR and then POLYVAL
             // as two passes, and above, the rest after the last whole batch: a short
             // decryption takes batches of HALF vectors (on avx512 from 512 B stitched,
-            // and 1500 B is 5 batches and 220 B of rest instead of 2 and 476 B).
-            // Measured (local harness, avx512, alternated, decrypt_into): 576 B 921-927
-            // -> 667-714 cycles, 1500 B 1105-1255 -> 916-969 (with the powers above).
-            // With the length block fused into the batches where they end the data
-            // (`stitched_and_lengths`: no multiply, reduction and lane fold after the last
-            // batch, no trip of the hash through a general-purpose register), raced in
-            // one process (Intel f6 m167, three runs): 768 B 425-435 -> 414-424 cycles,
-            // 1 KiB 481-493 -> 471-483, 1280 B 538-551 -> 528-541, 2 KiB 792 -> 786.
+            // and 1500 B is 5 batches and 220 B of rest instead of 2 and 476 B;
+            // docs/tuning.md: HALF). The length block is fused into the batches where they
+            // end the data: no multiply, reduction and lane fold after the last batch
+            // (docs/tuning.md: stitched_and_lengths).
             // POLYVAL (`GHASH` false) of the output (`INPUT` false).
             let io = io.reborrow();
             if half {
@@ -513,7 +500,7 @@ fn siv_bulk<V: Simd, const N: usize, const MAXW: usize>(
 /// Whole batches before the last one up to which [`siv_bulk`] hashes an encryption's
 /// batches apart ([`encrypt_split`]), on engines of two or more blocks per vector. (With
 /// one, AES-NI, the batches are 8 blocks, 576 B is four of them, and the multiplies for
-/// their powers made encryption 3-5 % slower: local harness, Xeon f6 m207, alternated.)
+/// their powers made encryption slower; docs/tuning.md: SPLIT_BATCHES.)
 /// Six: with HALF·LANES powers below six such batches, avx512 hashes every message below
 /// 1536 B in batches of four vectors (with four, 1 KiB took 32 powers), avx2 below 768 B.
 const SPLIT_BATCHES: usize = 6;
@@ -577,15 +564,9 @@ fn encrypt_split<V: Simd>(
 /// folded once at the end. Each batch's products are straight-line code, independent of
 /// A; the chain from batch to batch is one multiply and one reduction.
 ///
-/// Measured (local harness beside haberdashery `tigerlake`, Intel Xeon f6 m167, avx512,
-/// AES-256-GCM-SIV encryption, alternated, two rounds), cycles: 576 B 461 -> 454, 768 B
-/// 539-553 -> 513-525, 1 KiB 634-649 -> 591-606, 1280 B 730-748 -> 668-684, 1500 B
-/// 850 -> 777-795, against each batch reduced on its own and multiplied by its power
-/// H^((nb-1-j)·w + m) (a tree of multiplies): their reductions, power multiplies and
-/// broadcasts cost more on the port that runs carry-less multiplies and shuffles (the
-/// hashing took about 9 cycles per 512-bit vector) than the chain they shorten. That
-/// form had replaced `hash_batch` with a run-time count (a loop step of 13 integer
-/// instructions per vector, each batch folded to a block): 1 KiB 648-664 -> 634-638.
+/// A tree of multiplies (each batch reduced on its own, times its power) measured slower:
+/// its work on the carry-less multiply port cost more than the chain it shortens
+/// (docs/tuning.md: whole_batches).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn whole_batches<V: Simd, const NV: usize>(
     cpu: V::Cpu,
@@ -614,8 +595,8 @@ fn whole_batches<V: Simd, const NV: usize>(
 /// H^(m - i), `acc` added into the first: the whole blocks as one batch (times
 /// H^(m - whole) after its reduction), the partial block and the length block as single
 /// products. (Through a zero-padded stack copy of the rest the batch was one call, but
-/// its 512 bytes grew the small kernel's frame, which it shares, and AES-256-GCM-SIV at
-/// 16 B measured 60-70 cycles slower at the same instruction count.)
+/// its 512 bytes grew the small kernel's frame, which it shares, and 16 B ran slower;
+/// docs/tuning.md: last_batch.)
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn last_batch<V: Simd>(
     cpu: V::Cpu,
@@ -695,11 +676,9 @@ fn derive<V: Simd>(
     let bc = V::block_cpu(cpu);
     // Every per-message value of the chain DeriveKey -> key schedule -> tag -> CTR stays in
     // registers: built and split as integers (`spec::rfc8452`, `spec::siv`) and moved to
-    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through memory, each
-    // step was a 16-byte load of bytes written piecewise, which cannot be store-forwarded
-    // (five of them on the chain); with the register key schedule and block-wide CTR,
-    // AES-256-GCM-SIV at 16 B went from 524-540 to 395-399 cycles on avx512
-    // (docs/perf/cycles-intel-f6-m207.md).
+    // vectors through general-purpose registers (`Simd::from_u128_computed`). Through
+    // memory, each step was a 16-byte load of bytes written piecewise, which cannot be
+    // store-forwarded (five of them on the chain; docs/tuning.md: derive).
     //
     // DeriveKey (RFC 8452 sec. 4): all six blocks as independent chains (AES-128 uses 4,
     // AES-192 5; in parallel the rest cost no latency). With `wide`, on engines of two or
@@ -707,18 +686,9 @@ fn derive<V: Simd>(
     // ([`derive_wide`]): 30 or 45 AES instructions instead of 90. Past a few blocks a
     // message is bound by the vector ports, not by its chain: on Intel with 512-bit
     // instructions in flight only two ports run vector operations, and AES only one of
-    // them. (A 576-byte encryption on avx512 retires 647 vector operations besides 107
-    // vector loads and stores: 126 AES of the keystream, 111 of DeriveKey, schedule and
-    // tag, and 410 others (a `gdb` trace of one call). With
-    // the CTR freed from its dependence on the tag it measured 466-477 cycles against
-    // 511, so the work, not the chain, sets its time.) The blocks come back through a
-    // stack copy, a few cycles more on the chain, which a decryption of the small path on
-    // 512-bit vectors pays without the gain. Measured (local harness beside
-    // haberdashery, Intel f6 m167, AES-256-GCM-SIV, alternated, cycles, main -> wide):
-    // avx512 576 B 511-524 -> 480 encrypting, 441-452 -> 388-397 decrypting, 1500 B
-    // 884 -> 826-847 / 695 -> 617-632, 144 B encrypting 448 -> 431, decrypting 408 ->
-    // 435 (so not there); avx2 64 B decrypting 268-275 -> 233-242, 144 B 421-431 ->
-    // 388-399, 1500 B 891-911 -> 839-840, 576 B 460-471 -> 478 (docs/perf).
+    // them. The blocks come back through a stack copy, a few cycles more on the chain,
+    // which a decryption of the small path on 512-bit vectors pays without the gain
+    // (docs/tuning.md: derive_wide).
     let first = B::<V>::from_u128_computed(bc, rfc8452::derive_key_input0(nonce));
     // What is wiped here, and what is not: every copy this kernel writes to memory (the
     // power tables, which are indexed and so live on the stack; the expanded key where a
@@ -801,9 +771,8 @@ fn derive_wide<V: Simd, const NV: usize>(cpu: V::Cpu, kgk: &RoundKeys, first: B<
 
 /// AES-GCM-SIV's counter mode (Le32 from `first`) over the fused kernel's data, with the
 /// derived key's round keys as they are (in registers): block-wide up to 8 blocks, where
-/// one group of independent chains covers the message (with the keys broadcast to 512-bit
-/// lanes AES-256-GCM-SIV at 16 B read 472-508 cycles against 392-411 block-wide, same
-/// harness, alternated), and `V`-wide above.
+/// one group of independent chains covers the message (keys broadcast to 512-bit lanes
+/// ran slower; docs/tuning.md: ctr_small), and `V`-wide above.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn ctr_small<V: Simd>(cpu: V::Cpu, ek: &Keys<B<V>>, first: B<V>, data: &mut [u8]) {
     if data.len() <= 8 * 16 {

@@ -61,7 +61,8 @@ macro_rules! lane0_op {
 macro_rules! x86_width {
     ([$xor:ident $enc:ident $last:ident $add:ident
       $sh32:ident $sh8:ident $clmul:ident $d0:ident] widen $widen:path) => {
-        // The round-one table measured faster on every x86 width (see `Simd::ROUND_ONE`).
+        // The round-one table measured faster on every x86 width (docs/tuning.md:
+        // Simd::ROUND_ONE).
         const ROUND_ONE: bool = true;
         crate::engine::simd::register_memory!();
         crate::engine::simd::one_op! {
@@ -110,21 +111,13 @@ unsafe fn bswap_mask128() -> __m128i {
 
 impl Simd for Xmm {
     type Cpu = aesni::Cpu;
-    /// Ten, as `Ymm`'s. On AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process,
-    /// the aesni engine's AES-256-GCM-SIV at 144 and 160 B went from the general loop's
-    /// 591-601 and 604-612 cycles encrypting (562-565 and 575-579 decrypting) to 429-433
-    /// and 452-455 (435-443 and 456-464); at 11 and 12 blocks the same as the loop or
-    /// worse (176 B 619-620 -> 618-622, 192 B 633-637 -> 677-681;
-    /// docs/perf/cycles-amd-f25-m1.md). Measured only there; Intel's aesni takes it too.
+    /// Ten, as `Ymm`'s: nine and ten data blocks ran faster in `tiny` than in the general
+    /// loop, eleven and twelve did not (docs/tuning.md: Xmm::SIV_TINY_BLOCKS).
     /// (`Zmm`'s messages of `tiny`'s shape run on this type, but only up to `Zmm`'s own
     /// bound.)
     const SIV_TINY_BLOCKS: usize = 10;
-    /// Eight (larger bounds were not measured on this type): on AMD Zen 3 (f25 m1), x
-    /// haberdashery `broadwell` in one process, the aesni engine's AES-128-GCM at 128 B
-    /// went from the stitched kernel's 272-285 cycles to 207-234 encrypting and 251-252
-    /// to 162-165 decrypting, and at 96 and 100 B (from the general small kernel)
-    /// decrypting 160-161 -> 146-147 and 193-194 -> 165 (docs/perf/cycles-amd-f25-m1.md).
-    /// Measured only there.
+    /// Eight: up to eight blocks ran faster in `gcm_mid` than in the stitched or the small
+    /// kernel; larger bounds were not measured here (docs/tuning.md: Xmm::GCM_MID_BLOCKS).
     const GCM_MID_BLOCKS: usize = 8;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
         _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
@@ -140,12 +133,9 @@ impl Simd for Xmm {
         and(x, o) => _mm_and_si128(x, o);
         or(x, o) => _mm_or_si128(x, o);
     }
-    /// An empty `asm!` on the register: the 16 xmm registers cannot hold 8 AES states,
-    /// the round keys and the hashing at once, and without this the compiler regrouped
-    /// the stitched loop's 8 chains into runs of 2-3 whole-block encryptions (one basic
-    /// block per batch since the loop stopped testing the hash source per round), which
-    /// left the AES unit waiting on latency: AES-128-GCM 16 KiB 0.92x of the interleaved
-    /// loop.
+    /// An empty `asm!` on the register: with 16 xmm registers the compiler regrouped the
+    /// stitched loop's 8 chains, leaving the AES unit waiting on latency (docs/tuning.md:
+    /// Xmm::pin).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         let mut x = self.0;
@@ -214,30 +204,15 @@ impl Simd for Xmm {
 
 impl Simd for Ymm {
     type Cpu = avx2::Cpu;
-    /// Karatsuba: the only AVX2 CPU with VAES met, AMD Zen 3 (f25 m1), runs a 256-bit
-    /// carry-less multiply in 2 cycles on a pipe AES shares and an AES round in 0.5
-    /// (`gcmkit-bench ports`), so the multiplies bound the stitched batch and one fewer per
-    /// vector pays for the swap and XOR. Measured there (x haberdashery `broadwell` in one
-    /// process, three rounds, against the schoolbook build): AES-128-GCM 16 KiB encrypt
-    /// 0.470 -> 0.437, decrypt 0.522 -> 0.49, AES-256-GCM 16 KiB 0.494 -> 0.468,
-    /// AES-256-GCM-SIV decrypt 16 KiB 0.73 -> 0.55 (docs/perf/cycles-amd-f25-m1.md). Not
-    /// measured on Intel CPUs without AVX-512 (Alder Lake and later client cores), where
-    /// the multiply is cheaper.
+    /// Karatsuba: on the AVX2 CPU measured, the carry-less multiplies bound the stitched
+    /// batch, so one fewer per vector pays for the swap and XOR (docs/tuning.md:
+    /// Ymm::STITCH_KARATSUBA).
     const STITCH_KARATSUBA: bool = true;
-    /// Whole batches: on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process,
-    /// three rounds, decrypt_into at 320 B 1.12-1.17 -> 1.02-1.04 and at 576 B 1.05-1.06
-    /// -> 0.99-1.01 without `HALF` batches, 768 B and 1 KiB the same within noise. On
-    /// aesni (one lane) the same CPU measured whole batches worse (768 B 1.27 -> 1.34,
-    /// 1 KiB 1.11-1.14 -> 1.15), so it keeps them (docs/perf/cycles-amd-f25-m1.md).
+    /// Whole batches: short decryptions ran faster without `HALF` batches here, while aesni
+    /// ran slower with whole ones and keeps them (docs/tuning.md: Ymm::SIV_HALF_DECRYPT).
     const SIV_HALF_DECRYPT: bool = false;
-    /// Ten: on AMD Zen 3 (f25 m1), x haberdashery `broadwell` in one process, three
-    /// rounds, AES-256-GCM-SIV of nine and ten data blocks left the bulk kernel's fixed
-    /// cost: 144 B 549-555 -> 446-452 cycles encrypting, 552-554 -> 438-455 with
-    /// `decrypt_into` (haberdashery 412-421); 160 B 508-519 -> 466-470 / 523-526 ->
-    /// 462-473 (440-460); 16 and 64 B unchanged (`kernels::siv::siv_tiny_upper`). At 11
-    /// and 12 blocks `tiny` spills and lost (176 B 555-560 -> 610-619, 192 B 520-522 ->
-    /// 653-656), so the bulk kernel keeps them (docs/perf/cycles-amd-f25-m1.md). Measured
-    /// only there; an Intel CPU with AVX2 and VAES but no AVX-512 would take it too.
+    /// Ten: nine and ten data blocks leave the bulk kernel's fixed cost; at eleven and
+    /// twelve `tiny` spills and lost (docs/tuning.md: Ymm::SIV_TINY_BLOCKS).
     const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
@@ -245,29 +220,19 @@ impl Simd for Ymm {
         [_mm256_broadcastsi128_si256 _mm256_zextsi128_si256 _mm256_castsi256_si128]
         fold Xmm(_mm_xor_si128 _mm256_castsi256_si128 _mm256_extracti128_si256));
     /// Pinned as `Xmm`'s and `Zmm`'s: left free, the compiler put the stitched batch's
-    /// whole hash (its 34 carry-less multiplies, schoolbook then) first and then the AES
-    /// chains two at a time. Pinned, on AMD Zen 3 (f25 m1), AES-GCM x haberdashery `broadwell` in one
-    /// process, three rounds each build: AES-128-GCM 16 KiB encrypt 0.507-0.508 ->
-    /// 0.470-0.472, AES-256-GCM 16 KiB 0.580-0.600 -> 0.494, 1500 B 0.61 -> 0.58-0.60
-    /// (docs/perf/cycles-amd-f25-m1.md).
+    /// whole hash first and then the AES chains two at a time (docs/tuning.md: Ymm::pin).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn pin(self) -> Self {
         // SAFETY: `self` carries the avx2 token (AVX detected), which `pin256` needs.
         Ymm(unsafe { pin256(self.0) }, self.1)
     }
-    /// Sixteen, eight vectors (`kernels::gcm_mid::MID_MAX`): on AMD Zen 3 (f25 m1), x
-    /// haberdashery `broadwell` in one process, AES-128-GCM with `decrypt_into` at 128 B
-    /// went from 211-212 cycles to 116-117, 192 B 236-240 -> 136-140, 256 B 250-256 ->
-    /// 158-159 (haberdashery 174-176, 216-217, 295-299), encryption alike, AES-256-GCM
-    /// alike (docs/perf/cycles-amd-f25-m1.md). Measured only there; an Intel CPU with
-    /// AVX2 and VAES but no AVX-512 takes it too.
+    /// Sixteen, eight vectors (`kernels::gcm_mid::MID_MAX`): up to 256 B ran faster in
+    /// `gcm_mid` than in the stitched kernel (docs/tuning.md: Ymm::GCM_MID_BLOCKS).
     const GCM_MID_BLOCKS: usize = 16;
     /// Part by part: the first 16 bytes by one load when there are 16, the rest (or all)
     /// in general-purpose registers (`Xmm`'s), never reading past `src`. The default's
     /// copy through a stack buffer was a `memset` and a `memcpy` call per partial vector:
-    /// a short message's last block, a TLS record's 13-byte AAD (AES-128-GCM at 20 B on
-    /// AMD Zen 3: 117-118 -> 98-100 cycles encrypting, 108-109 -> 99 with `decrypt_into`;
-    /// docs/perf/cycles-amd-f25-m1.md).
+    /// a short message's last block, a TLS record's AAD (docs/tuning.md: Ymm::load_partial).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_partial(cpu: avx2::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 32);

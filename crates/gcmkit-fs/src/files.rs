@@ -1,12 +1,14 @@
-//! File to file, through the one file-output layer (`crate::fs`, whose rules apply): the
-//! destination appears only after the whole operation succeeded, through a random
-//! exclusive temporary name, and never replaces an existing file unless asked. The
-//! destination is checked (and its directory opened) before any input is read. Errors name
-//! the file they concern ([`crate::fs::PathError`]: source or destination, with errno).
+//! File to file in gcmkit's chunked format (c2sp.org/chunked-encryption), under this
+//! crate's output rules: the destination appears only after the whole operation
+//! succeeded, through a random exclusive temporary name, and never replaces an existing
+//! file unless asked. The destination is checked (and its directory opened) before any
+//! input is read. Errors name the file they concern ([`crate::PathError`]: source or
+//! destination, with errno).
 
-use super::parallel::{decrypt_stream, encrypt_stream};
-use crate::error::Error;
-use crate::fs::{Output, Overwrite};
+use crate::error::os_error;
+use crate::output::{Output, Overwrite};
+use gcmkit::chunked::{decrypt_stream, encrypt_stream};
+use gcmkit::Error;
 use std::io;
 use std::path::Path;
 
@@ -19,7 +21,7 @@ fn via_output(
     overwrite: Overwrite,
     job: impl FnOnce(io::BufReader<std::fs::File>, &mut std::fs::File) -> Result<u64, Error>,
 ) -> Result<u64, Error> {
-    let input = std::fs::File::open(src).map_err(|e| crate::fs::os_error(src, "", e))?;
+    let input = std::fs::File::open(src).map_err(|e| os_error(src, "", e))?;
     let input = io::BufReader::with_capacity(1 << 20, input);
     let mut out = Output::create(dst, overwrite)?;
     let n = job(input, out.file())?;
@@ -27,8 +29,8 @@ fn via_output(
     Ok(n)
 }
 
-/// Encrypts the file `src` into `dst` ([`encrypt_stream`]: all cores, constant memory).
-/// Returns the plaintext length.
+/// Encrypts the file `src` into `dst` (`gcmkit::chunked::encrypt_stream`: all cores when
+/// gcmkit's `parallel` feature is on, constant memory). Returns the plaintext length.
 pub fn encrypt_file(
     key: &[u8],
     context: &[u8],
