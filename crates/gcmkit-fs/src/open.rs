@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// What an open that a signal interrupted (`EINTR`) does before it is tried again: a FIFO's
 /// open waits for the other end, and a caller that runs signal handlers (Python's) must get
-/// to run them there; an error it returns ends the open with that error. [`Output::create`]
+/// to run them there; an error it returns ends the open with that error. [`Output::create`](crate::Output::create)
 /// and [`open_source`]'s plain form retry at once, as `std` does.
 pub type OnInterrupt<'a> = &'a mut dyn FnMut() -> io::Result<()>;
 

@@ -36,7 +36,7 @@ pub(crate) fn pending() -> std::sync::MutexGuard<'static, Vec<Temp>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Removes every temporary file this process has open through [`Output`] (for signal
+/// Removes every temporary file this process has open through [`Output`](crate::Output) (for signal
 /// handlers: call it, then exit). Returns how many were removed.
 pub fn remove_temp_files() -> usize {
     let mut p = pending();
