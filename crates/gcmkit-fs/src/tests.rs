@@ -11,6 +11,10 @@ use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+#[path = "../tests/common/test_dir.rs"]
+mod test_dir;
+use test_dir::{names, TestDir};
+
 /// `remove_temp_files` empties the process-wide registry: the tests take turns.
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -83,46 +87,10 @@ fn errno(e: &io::Error) -> Option<i32> {
     path_error(e).and_then(|p| p.raw_os_error())
 }
 
-/// A fresh directory for one test, removed with its contents when the test ends.
-fn dir(name: &str) -> TestDir {
-    let d = std::env::temp_dir().join(std::format!(
-        "gcmkit-fs-{name}-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    TestDir(d)
-}
-
-struct TestDir(PathBuf);
-
-impl core::ops::Deref for TestDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn names(d: &Path) -> Vec<std::string::String> {
-    let mut v: Vec<_> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn nothing_appears_before_commit_and_mode_is_0600() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("commit");
+    let d = TestDir::new("commit");
     let dst = d.join("out");
     let mut o = Output::create(&dst, Overwrite::Never).unwrap();
     o.file().write_all(b"secret").unwrap();
@@ -137,7 +105,7 @@ fn nothing_appears_before_commit_and_mode_is_0600() {
 #[test]
 fn drop_without_commit_leaves_nothing() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("drop");
+    let d = TestDir::new("drop");
     let dst = d.join("out");
     let mut o = Output::create(&dst, Overwrite::Never).unwrap();
     o.file().write_all(b"partial").unwrap();
@@ -148,7 +116,7 @@ fn drop_without_commit_leaves_nothing() {
 #[test]
 fn never_refuses_existing_and_late_arrivals() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("noclobber");
+    let d = TestDir::new("noclobber");
     let dst = d.join("out");
     std::fs::write(&dst, b"keep").unwrap();
     assert_eq!(
@@ -167,7 +135,7 @@ fn never_refuses_existing_and_late_arrivals() {
 #[test]
 fn replace_replaces_atomically_keeping_mode() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("replace");
+    let d = TestDir::new("replace");
     let dst = d.join("out");
     std::fs::write(&dst, b"old").unwrap();
     std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o644)).unwrap();
@@ -195,7 +163,7 @@ fn replace_keeps_the_owner_where_the_caller_may() {
     if !root() {
         return;
     }
-    let d = dir("owner");
+    let d = TestDir::new("owner");
     let dst = d.join("theirs");
     std::fs::write(&dst, b"old").unwrap();
     std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o640)).unwrap();
@@ -216,7 +184,7 @@ fn replace_keeps_the_owner_where_the_caller_may() {
 #[test]
 fn temp_names_are_random_and_never_follow_links() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("names");
+    let d = TestDir::new("names");
     let dst = d.join("out");
     let a = d.join(temp_name(dst.file_name().unwrap()).unwrap());
     let b = d.join(temp_name(dst.file_name().unwrap()).unwrap());
@@ -238,7 +206,7 @@ fn temp_names_are_random_and_never_follow_links() {
 #[test]
 fn long_names_fit() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("long");
+    let d = TestDir::new("long");
     let dst = d.join("x".repeat(250));
     let mut o = Output::create(&dst, Overwrite::Never).unwrap();
     o.file().write_all(b"ok").unwrap();
@@ -263,7 +231,7 @@ fn a_signal_during_a_fifo_open_reaches_the_caller() {
             0
         );
     }
-    let d = dir("fifo-signal");
+    let d = TestDir::new("fifo-signal");
     let fifo = d.join("pipe");
     mkfifo(&fifo);
     for output in [false, true] {
@@ -300,7 +268,7 @@ fn a_signal_during_a_fifo_open_reaches_the_caller() {
 #[test]
 fn fifo_and_devices_are_written_not_replaced() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("fifo");
+    let d = TestDir::new("fifo");
     let fifo = d.join("pipe");
     let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
@@ -335,7 +303,7 @@ fn fifo_and_devices_are_written_not_replaced() {
 #[test]
 fn symlinks_to_files_only_with_replace() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("symlink");
+    let d = TestDir::new("symlink");
     let target = d.join("target");
     std::fs::write(&target, b"old").unwrap();
     let link = d.join("link");
@@ -357,7 +325,7 @@ fn symlinks_to_files_only_with_replace() {
 #[test]
 fn directories_are_refused() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("isdir");
+    let d = TestDir::new("isdir");
     assert!(Output::create(&d, Overwrite::Replace).is_err());
     assert!(Output::create(Path::new("."), Overwrite::Replace).is_err());
 }
@@ -365,7 +333,7 @@ fn directories_are_refused() {
 #[test]
 fn registry_cleanup_removes_pending() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("registry");
+    let d = TestDir::new("registry");
     let mut o = Output::create(&d.join("out"), Overwrite::Never).unwrap();
     o.file().write_all(b"x").unwrap();
     assert_eq!(names(&d).len(), 1);
@@ -383,7 +351,7 @@ fn shared_directories_refuse_other_users_links_fifos_and_files() {
     if !root() {
         return;
     }
-    let d = dir("shared");
+    let d = TestDir::new("shared");
     let s = sticky(&d);
     let victim = d.join("victim2");
     std::fs::write(&victim, b"root's file").unwrap();
@@ -452,7 +420,7 @@ fn shared_directories_refuse_other_users_links_fifos_and_files() {
 #[test]
 fn a_fifo_swapped_for_a_symlink_after_the_probe_is_still_the_fifo_written() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("swap-hook");
+    let d = TestDir::new("swap-hook");
     let victim = d.join("victim");
     std::fs::write(&victim, b"victim").unwrap();
     let out = d.join("report.txt");
@@ -503,7 +471,7 @@ fn the_fifo_symlink_race_is_never_won() {
     if !root() {
         return;
     }
-    let d = dir("race");
+    let d = TestDir::new("race");
     let s = sticky(&d);
     let victim = d.join("victim");
     std::fs::write(&victim, b"root's file").unwrap();
@@ -557,7 +525,7 @@ fn the_fifo_symlink_race_is_never_won() {
 #[test]
 fn a_parent_directory_swapped_mid_run_strands_nothing() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("parent-swap");
+    let d = TestDir::new("parent-swap");
     std::fs::create_dir(d.join("sub")).unwrap();
     let mut o = Output::create(&d.join("sub/out"), Overwrite::Never).unwrap();
     o.file().write_all(b"data").unwrap();
@@ -576,7 +544,7 @@ fn a_parent_directory_swapped_mid_run_strands_nothing() {
 #[test]
 fn errors_name_the_path_escaped_with_errno() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let d = dir("errors");
+    let d = TestDir::new("errors");
     let e = Output::create(&d.join("nodir/x\x1b[31m"), Overwrite::Never).unwrap_err();
     let p = path_error(&e).unwrap();
     assert_eq!(p.raw_os_error(), Some(libc::ENOENT));

@@ -5,7 +5,11 @@
 
 use gcmkit::chunked::{self, Error, CHUNK, CT_CHUNK, HEADER};
 use gcmkit_fs::{decrypt_file, encrypt_file, path_error, Overwrite};
-use std::path::{Path, PathBuf};
+
+mod common {
+    pub mod test_dir;
+}
+use common::test_dir::{names, TestDir};
 
 fn data(n: usize) -> Vec<u8> {
     (0..n)
@@ -13,43 +17,9 @@ fn data(n: usize) -> Vec<u8> {
         .collect()
 }
 
-/// A fresh directory for one test, removed with its contents when the test ends.
-struct TestDir(PathBuf);
-
-impl TestDir {
-    fn new(name: &str) -> TestDir {
-        let d = std::env::temp_dir().join(format!("gcmkit-fs-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        TestDir(d)
-    }
-
-    fn names(&self) -> Vec<String> {
-        let mut v: Vec<_> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl core::ops::Deref for TestDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn file_functions_write_only_verified_output() {
-    let dir = TestDir::new("verified");
+    let dir = TestDir::new("files-verified");
     let key = [8u8; 32];
     let pt = data(3 * CHUNK + 5);
     std::fs::write(dir.join("pt"), &pt).unwrap();
@@ -91,7 +61,7 @@ fn file_functions_write_only_verified_output() {
         Err(Error::ModifiedChunk { chunk: 1 })
     ));
     assert_eq!(
-        dir.names(),
+        names(&dir),
         ["back", "bad", "ct", "pt"],
         "no output, no temporary file"
     );
@@ -99,7 +69,7 @@ fn file_functions_write_only_verified_output() {
 
 #[test]
 fn existing_outputs_are_replaced_only_when_asked() {
-    let dir = TestDir::new("replace");
+    let dir = TestDir::new("files-replace");
     let key = [3u8; 16];
     std::fs::write(dir.join("pt"), b"new").unwrap();
     std::fs::write(dir.join("ct"), b"old").unwrap();
@@ -122,12 +92,12 @@ fn existing_outputs_are_replaced_only_when_asked() {
     .unwrap();
     let ct = std::fs::read(dir.join("ct")).unwrap();
     assert_eq!(chunked::decrypt(&key, b"", &ct).unwrap(), b"new");
-    assert_eq!(dir.names(), ["ct", "pt"]);
+    assert_eq!(names(&dir), ["ct", "pt"]);
 }
 
 #[test]
 fn errors_name_the_missing_source() {
-    let dir = TestDir::new("source");
+    let dir = TestDir::new("files-source");
     let src = dir.join("absent");
     let e = encrypt_file(&[1u8; 16], b"", &src, &dir.join("ct"), Overwrite::Never).unwrap_err();
     let Error::Io(io) = &e else {
@@ -136,5 +106,5 @@ fn errors_name_the_missing_source() {
     let pe = path_error(io.get_ref()).expect("a PathError");
     assert_eq!(pe.path(), src);
     assert_eq!(pe.raw_os_error(), Some(2), "ENOENT");
-    assert!(dir.names().is_empty(), "nothing created: {:?}", dir.names());
+    assert!(names(&dir).is_empty(), "nothing created: {:?}", names(&dir));
 }

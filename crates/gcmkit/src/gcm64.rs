@@ -288,11 +288,7 @@ mod tests {
 
     #[test]
     fn gf64_mul_matches_reference() {
-        let mut s = 0x1234_5678_9abc_def1u64;
-        for _ in 0..1000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+        for s in crate::testing::xorshift64(0x1234_5678_9abc_def1).take(1000) {
             let t = s.rotate_left(31) ^ 0xdead_beef;
             assert_eq!(gf64_mul(s, t), mul_reference(s, t));
         }

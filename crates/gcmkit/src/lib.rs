@@ -82,6 +82,8 @@ pub mod selftest;
 mod siv;
 mod spec;
 mod tag;
+#[cfg(test)]
+mod testing;
 
 pub use aead;
 /// RustCrypto `aead` 0.6 types (the `compat` drop-ins, with `aes-gcm`'s and

@@ -19,30 +19,43 @@
 pub mod aes_gcm;
 pub mod aes_gcm_siv;
 
-/// The `aes` crate's block cipher types that name an AES key size.
-///
-/// ```
-/// use gcmkit::compat::aes_gcm::aead::{consts::U12, Aead, KeyInit};
-/// use gcmkit::compat::aes_gcm::{aes, AesGcm, Key};
-/// use gcmkit::compat::AesKeySize;
-///
-/// // Generic over the key size, as code written for `aes-gcm` is.
-/// fn seal<A: AesKeySize>(key: &Key<AesGcm<A, U12>>, msg: &[u8]) -> Vec<u8> {
-///     AesGcm::<A, U12>::new(key).encrypt(&[0u8; 12].into(), msg).unwrap()
-/// }
-/// assert_eq!(seal::<aes::Aes128>(&[1u8; 16].into(), b"m").len(), 17);
-/// assert_eq!(seal::<aes::Aes192>(&[1u8; 24].into(), b"m").len(), 17);
-/// assert_eq!(seal::<aes::Aes256>(&[1u8; 32].into(), b"m").len(), 17);
-/// ```
-pub trait AesKeySize: aead::KeySizeUser + sealed::Sealed {}
+/// `AesKeySize` for one `aead` generation: a `KeySizeUser` sealed to one `aes` crate's
+/// three cipher types (`compat` and `compat05` each declare theirs).
+macro_rules! aes_key_size {
+    ($(#[$doc:meta])* pub trait $name:ident: $key_size_user:path, sealed to $aes:ident;) => {
+        $(#[$doc])*
+        pub trait $name: $key_size_user + sealed::Sealed {}
 
-impl<T: aead::KeySizeUser + sealed::Sealed> AesKeySize for T {}
+        impl<T: $key_size_user + sealed::Sealed> $name for T {}
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for aes::Aes128 {}
-    impl Sealed for aes::Aes192 {}
-    impl Sealed for aes::Aes256 {}
+        mod sealed {
+            pub trait Sealed {}
+            impl Sealed for $aes::Aes128 {}
+            impl Sealed for $aes::Aes192 {}
+            impl Sealed for $aes::Aes256 {}
+        }
+    };
+}
+#[cfg(feature = "aead05")]
+pub(crate) use aes_key_size;
+
+aes_key_size! {
+    /// The `aes` crate's block cipher types that name an AES key size.
+    ///
+    /// ```
+    /// use gcmkit::compat::aes_gcm::aead::{consts::U12, Aead, KeyInit};
+    /// use gcmkit::compat::aes_gcm::{aes, AesGcm, Key};
+    /// use gcmkit::compat::AesKeySize;
+    ///
+    /// // Generic over the key size, as code written for `aes-gcm` is.
+    /// fn seal<A: AesKeySize>(key: &Key<AesGcm<A, U12>>, msg: &[u8]) -> Vec<u8> {
+    ///     AesGcm::<A, U12>::new(key).encrypt(&[0u8; 12].into(), msg).unwrap()
+    /// }
+    /// assert_eq!(seal::<aes::Aes128>(&[1u8; 16].into(), b"m").len(), 17);
+    /// assert_eq!(seal::<aes::Aes192>(&[1u8; 24].into(), b"m").len(), 17);
+    /// assert_eq!(seal::<aes::Aes256>(&[1u8; 32].into(), b"m").len(), 17);
+    /// ```
+    pub trait AesKeySize: aead::KeySizeUser, sealed to aes;
 }
 
 /// Encryption for `AeadInOut::encrypt_inout_detached`: the input copied to the output,

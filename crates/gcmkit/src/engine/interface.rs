@@ -88,12 +88,12 @@ macro_rules! kernel_list {
             /// AES-GCM encryption of exactly one whole block without AAD, the block in
             /// registers (see `Kernels::gcm_small`).
             [gcm_one16_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one16::<V, false>,
+                = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
                 portable {};
             /// AES-GCM decryption of exactly one whole block without AAD (see
             /// `Kernels::gcm_small`).
             [gcm_one16_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one16::<V, true>,
+                = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
                 portable {};
             /// AES-GCM encryption of up to four blocks with up to one block of AAD (see
             /// `Kernels::gcm_small`).

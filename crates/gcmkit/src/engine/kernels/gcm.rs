@@ -7,7 +7,7 @@ use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, Ctr};
 use super::ghash::{absorb_padded, gcm_tag, hash_block, hash_update, load_block, mul_lanes};
 use super::ghash::{Sums, Table};
-use super::{unrolled, xor_vectors};
+use super::{for_count, unrolled, xor_vectors};
 use crate::aes::RoundKeys;
 use crate::engine::sequence::{self, GcmSteps, TwoPass};
 use crate::engine::Hash;
@@ -56,16 +56,9 @@ pub(crate) fn gcm_small<V: Simd, const DEC: bool>(
     io: Data<'_>,
 ) -> [u8; 16] {
     let y0 = V::Block::from_u128_computed(V::block_cpu(cpu), y0);
-    match io.len().div_ceil(16) {
-        0 => small::<V, 1, DEC>(cpu, rk, key, y0, aad, io),
-        1 => small::<V, 2, DEC>(cpu, rk, key, y0, aad, io),
-        2 => small::<V, 3, DEC>(cpu, rk, key, y0, aad, io),
-        3 => small::<V, 4, DEC>(cpu, rk, key, y0, aad, io),
-        4 => small::<V, 5, DEC>(cpu, rk, key, y0, aad, io),
-        5 => small::<V, 6, DEC>(cpu, rk, key, y0, aad, io),
-        6 => small::<V, 7, DEC>(cpu, rk, key, y0, aad, io),
-        _ => small::<V, 8, DEC>(cpu, rk, key, y0, aad, io),
-    }
+    // N chains: the data blocks and E(K, Y0).
+    for_count!(io.len().div_ceil(16) + 1, const N in [1 2 3 4 5 6 7], _ => 8,
+        small::<V, N, DEC>(cpu, rk, key, y0, aad, io))
 }
 
 /// E(K, Y0) and the N - 1 keystream blocks after it, counters built in registers (no

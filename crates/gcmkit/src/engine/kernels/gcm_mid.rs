@@ -24,6 +24,7 @@
 
 use super::super::simd::Simd;
 use super::aes::middle_rounds;
+use super::for_count;
 use super::gcm_few::FEW_DATA;
 use super::ghash::{absorb_padded, gcm_tag, Sums, Table};
 use crate::aes::RoundKeys;
@@ -96,14 +97,10 @@ pub(crate) fn gcm_mid<V: Simd, const DEC: bool>(
     // The vector count is public (the length); one copy of the kernel per count. (On one
     // lane the counts 3 and 4 are never reached: a message here has more than four
     // blocks. Their copies cost build time only.)
-    Some(match io.len().div_ceil(16 * V::LANES) {
-        0..=3 => mid::<V, 3, DEC>(cpu, rk, key, iv, aad, io),
-        4 => mid::<V, 4, DEC>(cpu, rk, key, iv, aad, io),
-        5 => mid::<V, 5, DEC>(cpu, rk, key, iv, aad, io),
-        6 => mid::<V, 6, DEC>(cpu, rk, key, iv, aad, io),
-        7 => mid::<V, 7, DEC>(cpu, rk, key, iv, aad, io),
-        _ => mid::<V, 8, DEC>(cpu, rk, key, iv, aad, io),
-    })
+    Some(
+        for_count!(io.len().div_ceil(16 * V::LANES).max(3), const NV in [3 4 5 6 7], _ => 8,
+        mid::<V, NV, DEC>(cpu, rk, key, iv, aad, io)),
+    )
 }
 
 /// [`gcm_mid`] with `NV` data vectors (the module docs' formulas).

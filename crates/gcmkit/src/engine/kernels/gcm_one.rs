@@ -27,38 +27,9 @@ pub(crate) fn one_fits(aad_len: usize, len: usize) -> bool {
     aad_len == 0 && len.wrapping_sub(1) < 16
 }
 
-/// Whole AES-GCM of a message that [`one_fits`] (a larger one is an internal error: a
-/// panic on a slice bound, never memory outside it), encryption or (`DEC`) decryption,
-/// from `io`'s source into its destination or in place, with the GHASH key `key` (at
-/// least two powers). Returns the full tag before truncation as the little-endian
-/// integer of its 16 bytes (in two registers, not through memory); a decryption returns
-/// the tag of its ciphertext, which the caller compares.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn gcm_one<V: Simd, const DEC: bool>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    iv: &[u8; 12],
-    io: Data<'_>,
-) -> u128 {
-    one::<V, DEC>(cpu, rk, key, iv, io)
-}
-
-/// [`gcm_one`] of exactly one whole block given as a [`Block16`] (two pointers in
-/// registers, no shape or bounds to test): the 16-byte message of the done-when of #28.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn gcm_one16<V: Simd, const DEC: bool>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    iv: &[u8; 12],
-    io: Block16<'_>,
-) -> u128 {
-    one::<V, DEC>(cpu, rk, key, iv, io)
-}
-
-/// Where [`one`] reads its message and writes the result.
-trait OneIo {
+/// Where [`gcm_one`] reads its message and writes the result: a [`Data`], or exactly one
+/// whole block as a [`Block16`] (two pointers in registers, no shape or bounds to test).
+pub(crate) trait OneIo {
     /// The message's length (1 to 16; public).
     fn len(&self) -> usize;
     /// Loads the input, XORs the keystream block `ks` into it (cut to the length), stores
@@ -111,9 +82,15 @@ impl OneIo for Block16<'_> {
     }
 }
 
-/// [`gcm_one`]'s steps, for any key size (the round count tested in `middle_rounds`).
+/// Whole AES-GCM of a message that [`one_fits`] (a larger one is an internal error: a
+/// panic on a slice bound, never memory outside it), encryption or (`DEC`) decryption,
+/// from `io`'s source into its destination or in place, with the GHASH key `key` (at
+/// least two powers). Returns the full tag before truncation as the little-endian
+/// integer of its 16 bytes (in two registers, not through memory); a decryption returns
+/// the tag of its ciphertext, which the caller compares.
+/// Any key size (the round count is tested in `middle_rounds`).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn one<V: Simd, const DEC: bool>(
+pub(crate) fn gcm_one<V: Simd, const DEC: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,

@@ -101,6 +101,25 @@ macro_rules! unrolled {
 }
 pub(super) use unrolled;
 
+/// `match $n { k => $body, ... }` with `$c` the constant k in each arm's copy of `$body`,
+/// and `_ => $last`: one instance of a const-generic kernel per block or vector count. The
+/// count is a public length, never a secret.
+macro_rules! for_count {
+    ($n:expr, const $c:ident in [$($k:literal)+], _ => $last:literal, $body:expr) => {
+        match $n {
+            $($k => {
+                const $c: usize = $k;
+                $body
+            })+
+            _ => {
+                const $c: usize = $last;
+                $body
+            }
+        }
+    };
+}
+pub(super) use for_count;
+
 /// dst = src xor `ks` over the first `ks.len()` whole vectors of `io` (which holds at
 /// least that many bytes). One match per call, outside the loop: the batch loops call it
 /// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks

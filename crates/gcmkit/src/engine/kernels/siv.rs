@@ -6,6 +6,7 @@ use super::super::message_key::MessageKey;
 use super::super::simd::{wipe_vectors, Simd};
 use super::aes::{aes_n, keys, Keys};
 use super::ctr::{ctr_xor_keys, xor_keystream, Ctr};
+use super::for_count;
 use super::gcm::stitched_and_lengths;
 use super::ghash::mul_lanes;
 use super::ghash::{absorb_padded, fill_key_powers, hash_batch, hash_block, hash_update};
@@ -76,17 +77,8 @@ pub(crate) fn siv_small<V: Simd>(
     // and round key in registers. (Up to `Simd::SIV_TINY_BLOCKS` the engine sends such a
     // message to [`siv_tiny_upper`] instead.)
     if tiny_fits(aad.len(), data.len(), TINY_GROUP) {
-        let tag = match db {
-            0 => tiny::<V, 0>(cpu, h, &ek, nonce, aad, data, received),
-            1 => tiny::<V, 1>(cpu, h, &ek, nonce, aad, data, received),
-            2 => tiny::<V, 2>(cpu, h, &ek, nonce, aad, data, received),
-            3 => tiny::<V, 3>(cpu, h, &ek, nonce, aad, data, received),
-            4 => tiny::<V, 4>(cpu, h, &ek, nonce, aad, data, received),
-            5 => tiny::<V, 5>(cpu, h, &ek, nonce, aad, data, received),
-            6 => tiny::<V, 6>(cpu, h, &ek, nonce, aad, data, received),
-            7 => tiny::<V, 7>(cpu, h, &ek, nonce, aad, data, received),
-            _ => tiny::<V, 8>(cpu, h, &ek, nonce, aad, data, received),
-        };
+        let tag = for_count!(db, const D in [0 1 2 3 4 5 6 7], _ => 8,
+            tiny::<V, D>(cpu, h, &ek, nonce, aad, data, received));
         return Ok(tag.to_le_bytes());
     }
     let bc = V::block_cpu(cpu);

@@ -329,42 +329,31 @@ impl Simd for Zmm {
     }
 }
 
-/// `Simd::pin` of a 256-bit register: as [`pin512`], with AVX.
-///
-/// # Safety
-/// The CPU has AVX.
-#[target_feature(enable = "avx")]
-#[inline]
-unsafe fn pin256(mut x: __m256i) -> __m256i {
-    // SAFETY: the template is empty: it reads and writes nothing but names `x`'s register,
-    // which it leaves unchanged; the caller guarantees AVX.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} */",
-            inout(ymm_reg) x,
-            options(nomem, nostack, preserves_flags)
-        )
+/// `Simd::pin` of a vector register: an empty `asm!` naming it (a `ymm_reg` or `zmm_reg`
+/// operand needs AVX or AVX-512F enabled where the `asm!` is written, hence a function per
+/// width). The `asm!` is not `pure`, so the compiler keeps these in program order: the
+/// rounds stay interleaved.
+macro_rules! pin_register {
+    ($name:ident, $ty:ty, $feature:literal, $class:ident) => {
+        /// See `pin_register!`.
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU has the target feature `", $feature, "`.")]
+        #[target_feature(enable = $feature)]
+        #[inline]
+        unsafe fn $name(mut x: $ty) -> $ty {
+            // SAFETY: the template is empty: it reads and writes nothing but names `x`'s
+            // register, which it leaves unchanged; the caller guarantees the feature.
+            unsafe {
+                core::arch::asm!(
+                    "/* {0} */",
+                    inout($class) x,
+                    options(nomem, nostack, preserves_flags)
+                )
+            };
+            x
+        }
     };
-    x
 }
-
-/// `Simd::pin` of a 512-bit register: an empty `asm!` naming it (a `zmm_reg` operand needs
-/// AVX-512F enabled where the `asm!` is written, hence this function). The `asm!` is not
-/// `pure`, so the compiler keeps these in program order: the rounds stay interleaved.
-///
-/// # Safety
-/// The CPU has AVX-512F.
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn pin512(mut x: __m512i) -> __m512i {
-    // SAFETY: the template is empty: it reads and writes nothing but names `x`'s register,
-    // which it leaves unchanged; the caller guarantees AVX-512F.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} */",
-            inout(zmm_reg) x,
-            options(nomem, nostack, preserves_flags)
-        )
-    };
-    x
-}
+pin_register!(pin256, __m256i, "avx", ymm_reg);
+pin_register!(pin512, __m512i, "avx512f", zmm_reg);
