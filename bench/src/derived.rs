@@ -103,15 +103,15 @@ pub fn run(out_dir: &str, ghz: f64) {
         ));
     }
     md.push_str(
-        "\n**Against the target (issue #16: at most 1.3x AES-256-GCM at 1500 B).** Not met on this \
-         run where the table says more. Where the time goes, timed piece by piece on the AMD EPYC \
-         Zen 3 (avx2 engine, best of 10 runs of 200 000): the derivation's two AES-256 blocks on \
-         the root key 28 ns; creating the per-message GCM key object 55 ns (zeroing its 1.3 KiB: \
-         32 powers of H and their Karatsuba helpers, plus the round keys, and wiping them after); \
-         the AES-256 key schedule about 5 ns; H and 2 powers 63 ns; each further power about 5 ns \
-         (a 1500-byte message takes 16, the stitched batch of this engine, 74 ns more). They run \
-         as separate engine calls, each waiting on the one before. Moving the key object per \
-         message cost another 100 ns and is gone (it is filled in place). Next steps: a key \
+        "\n**Against the target (issue #16: at most 1.3x AES-256-GCM at 1500 B).** The 1500 B \
+         row's XAES-256-GCM overhead is the figure to compare. Where the time goes, timed piece \
+         by piece on an AMD EPYC Zen 3 (family 25 model 1, avx2 engine, best of 10 runs of \
+         200 000): the derivation's two AES-256 blocks on the root key 28 ns; creating the \
+         per-message GCM key object, filled in place, 55 ns (zeroing its 1.3 KiB: 32 powers of H \
+         and their Karatsuba helpers, plus the round keys, and wiping them after); the AES-256 \
+         key schedule about 5 ns; H and 2 powers 63 ns; each further power about 5 ns (a \
+         1500-byte message takes 16, the stitched batch of this engine, 74 ns more). They run as \
+         separate engine calls, each waiting on the one before. What would shorten them: a key \
          object sized to the powers a message needs (no 1 KiB zeroing for 2 powers), then one \
          fused kernel per engine for derivation, schedule, H and powers (as AES-GCM-SIV's \
          small-message kernel fuses DeriveKey), computing the powers two lanes at a time.\n",
