@@ -97,10 +97,10 @@ pub(crate) fn gcm_mid<V: Simd, const DEC: bool>(
     // The vector count is public (the length); one copy of the kernel per count. (On one
     // lane the counts 3 and 4 are never reached: a message here has more than four
     // blocks. Their copies cost build time only.)
-    Some(
-        for_count!(io.len().div_ceil(16 * V::LANES).max(3), const NV in [3 4 5 6 7], _ => 8,
-        mid::<V, NV, DEC>(cpu, rk, key, iv, aad, io)),
-    )
+    let vectors = io.len().div_ceil(16 * V::LANES).max(3);
+    let tag = for_count!(vectors, const NV in [3 4 5 6 7], _ => 8,
+        mid::<V, NV, DEC>(cpu, rk, key, iv, aad, io));
+    Some(tag)
 }
 
 /// [`gcm_mid`] with `NV` data vectors (the module docs' formulas).
