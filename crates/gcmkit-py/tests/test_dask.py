@@ -28,7 +28,7 @@ def files(tmp_path_factory):
     sealed = bytearray((d / "data.csv.cob").read_bytes())
     sealed[56 + 2000 * 16400 + 99] ^= 1  # chunk 2000: about 31 MiB in, inside one block
     (d / "bad.csv.cob").write_bytes(bytes(sealed))
-    (d / "key").write_bytes(KEY)
+    (d / "key").write_text("# gcmkit key file\n" + KEY.hex() + "\n")  # as gcmkit keygen writes
     return d
 
 

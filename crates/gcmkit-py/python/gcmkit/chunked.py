@@ -1,17 +1,20 @@
 """Streaming encryption in the c2sp.org/chunked-encryption format (Cobblestone).
 
 A 16-byte key gives Cobblestone-128, a 32-byte key Cobblestone-256. Decryption only
-releases verified data: ``decrypt_file`` writes nothing at ``dst`` unless the whole file
-verified, and a reader from ``open(..., "rb")`` returns bytes only from chunks that
-verified.
+releases verified data: ``decrypt_file`` to a file writes nothing at ``dst`` unless the
+whole file verified (to a FIFO or device it streams verified chunks: see its docstring),
+and a reader from ``open(..., "rb")`` returns bytes only from chunks that verified.
 
 ``open`` gives real ``io`` objects: mode ``"rb"`` an ``io.BufferedReader`` over a
 ``ChunkedReader`` (``io.RawIOBase``: ``readinto``, ``seek``/``tell`` over the plaintext,
 random access); mode ``"wb"`` a ``ChunkedWriter`` (``io.RawIOBase``) that writes through
-a random, exclusive temporary file and moves it into place only on ``close()``. Leaving
-its ``with`` block through an exception, ``abort()``, or being garbage-collected unclosed
-discards the stream: no final chunk is ever written for a stream that did not finish, and
-the destination is left as it was. A ``write`` that fails poisons the writer: every later
+a random, exclusive temporary file and moves it into place only on ``close()``. Only an
+explicit ``close()`` that ends a stream written to its end commits: leaving its ``with``
+block through an exception, ``abort()``, being garbage-collected unclosed (itself or
+through a wrapper such as ``io.TextIOWrapper``), and a ``close()`` that runs on the way out
+of an exception raised after the open (a wrapper's ``__exit__``, a ``finally:``) or inside a
+garbage collection all discard the stream: no final chunk is ever written for a stream
+that did not finish, and the destination is left as it was. A ``write`` that fails poisons the writer: every later
 call and ``close()`` raise and nothing is ever committed (part of the failed write may have
 been taken). Paths may be ``str``, ``bytes`` or ``os.PathLike``; OS errors carry errno and
 the name of the file they concern (the destination for creating or writing it).
@@ -28,9 +31,11 @@ kill the process as before (main thread only: Python runs handlers there; a hand
 application installed is left alone).
 """
 
+import gc
 import io
 import os
 import signal
+import sys
 import threading
 
 from gcmkit._gcmkit import RangeDecryptor, chunked_decrypt, chunked_encrypt, chunked_open
@@ -43,6 +48,7 @@ __all__ = ["encrypt", "decrypt", "encrypt_file", "decrypt_file", "open", "decryp
 
 HEADER = 56
 CHUNK = 16384
+_U64 = 1 << 64
 
 
 def _path(p):
@@ -106,6 +112,31 @@ def _release(held):
             _installed.clear()
 
 
+_collecting = None  # the thread running a garbage collection (finalizers run inside it)
+
+
+def _on_gc(phase, info):
+    global _collecting
+    _collecting = threading.get_ident() if phase == "start" else None
+
+
+gc.callbacks.append(_on_gc)
+
+
+def _interrupted(exc_at_open):
+    """Whether a writer's close() now is a way out of an error or a finalizer rather than
+    the end of a stream: an exception is being handled that was not being handled when the
+    writer was opened (``exc_at_open``), or a garbage collection is running in this
+    thread. Wrappers (``io.TextIOWrapper``, compressors, fsspec's ``OpenFile``) close the
+    file they wrap from their ``__exit__`` whether or not the block failed; this is how a
+    writer tells the two apart. An exception already being handled at open does not count,
+    so that a file opened and closed inside an ``except`` block commits."""
+    if _collecting == threading.get_ident():
+        return True
+    exc = sys.exc_info()[1]
+    return exc is not None and exc is not exc_at_open
+
+
 def encrypt(key, data, context=b""):
     """Encrypts a whole message; returns the Cobblestone ciphertext."""
     return chunked_encrypt(key, data, context)
@@ -137,21 +168,30 @@ def _open_ranges(key, context, source):
     return RangeDecryptor(key, b"" if context is None else context, header, size)
 
 
-def _read_chunks(ranges, source, offset, length):
+def _seek_read(source):
+    """``read_at(start, n)`` over a seekable binary file object: exactly ``n`` bytes at
+    ``start`` (fewer only at its end)."""
+    def read_at(start, n):
+        source.seek(start)
+        return _read_exact(source, n)
+    return read_at
+
+
+def _read_chunks(ranges, read_at, offset, length):
     """``(at, plain)``: the verified plaintext of the chunks that bytes ``offset..offset +
-    length`` touch (one read of ``source``), which begins at plaintext offset ``at``."""
+    length`` touch (one ``read_at(start, n)`` of the ciphertext), which begins at plaintext
+    offset ``at``."""
     span = ranges.span(offset, length)
     first, count, start, end = span
     if count == 0:
         return min(offset, ranges.plaintext_len), b""
-    source.seek(start)
     # A short read (a cut message) is InvalidTag from decrypt.
-    return first * CHUNK, ranges.decrypt(span, _read_exact(source, end - start))
+    return first * CHUNK, ranges.decrypt(span, read_at(start, end - start))
 
 
 def _read_range(ranges, source, offset, length):
     """Plaintext bytes ``offset..offset + length``, cut at the end of the message."""
-    at, plain = _read_chunks(ranges, source, offset, length)
+    at, plain = _read_chunks(ranges, _seek_read(source), offset, length)
     skip = min(offset, ranges.plaintext_len) - at
     if skip == 0 and length >= len(plain):
         return plain
@@ -164,10 +204,10 @@ def decrypt_range(key, context, source, offset, length):
     ``BytesIO``, an fsspec file). Reads only the header and the chunks the range touches,
     in one read, and verifies each; a range that reaches the end includes the final
     chunk, which authenticates the message's length. Raises ``InvalidTag`` for a wrong
-    key or context, a modified chunk, or a cut message; ``ValueError`` for a negative
-    offset or length."""
-    if offset < 0 or length < 0:
-        raise ValueError(f"offset and length must not be negative (got {offset}, {length})")
+    key or context, a modified chunk, or a cut message; ``ValueError`` for an offset or
+    length outside 0 to 2**64 - 1 (negative or too large alike)."""
+    if not (0 <= offset < _U64 and 0 <= length < _U64):
+        raise ValueError(f"offset and length must be from 0 to 2**64 - 1 (got {offset}, {length})")
     return _read_range(_open_ranges(key, context, source), source, offset, length)
 
 
@@ -183,7 +223,26 @@ def encrypt_file(key, src, dst, context=b""):
 
 
 def decrypt_file(key, src, dst, context=b""):
-    """Decrypts ``src`` into ``dst``; nothing appears at ``dst`` unless all of it verified."""
+    """Decrypts ``src`` into ``dst``; returns the plaintext length.
+
+    A regular file (or a new name) at ``dst`` is written through a temporary file beside
+    it and appears only if all of ``src`` verified; otherwise the old file is left as it
+    was. A FIFO or character device at ``dst`` is written in place, as the CLI does
+    (streaming is the point of a pipe); what its reader sees:
+
+    - ``dst`` is opened (a FIFO's open waits for a reader) after ``src`` is opened and
+      before anything is read from it; an error before that (``src`` missing, ``dst``
+      refused) never opens it, and a reader waiting on the FIFO goes on waiting;
+    - the plaintext arrives in batches of 64 chunks (1 MiB), each written only once every
+      chunk of it verified;
+    - when a chunk fails (a modified or cut file; a wrong key or context fails at the
+      header, before any batch), nothing of its batch or after it is written and ``dst``
+      is closed: the reader has had the verified plaintext of the batches before and then
+      sees a normal end of file. Nothing in the pipe marks the stream as incomplete.
+
+    The error (``InvalidTag``, or ``OSError``) is raised to the caller of ``decrypt_file``
+    only, so whoever consumes the pipe must learn the outcome from that caller (an exit
+    status, say)."""
     held = _hold()
     try:
         return _decrypt_file(key, _path(src), _path(dst), context)
@@ -232,12 +291,15 @@ class ChunkedReader(io.RawIOBase):
 
 
 class ChunkedWriter(io.RawIOBase):
-    """Encrypting writer; the destination appears only when ``close()`` succeeds."""
+    """Encrypting writer; the destination appears only when an explicit ``close()`` ending
+    the stream succeeds (see the module docstring for what discards it instead)."""
 
     def __init__(self, inner, name, held=None):
         super().__init__()
         self._inner = inner
         self.name = name
+        self._exc_at_open = sys.exc_info()[1]
+        self._abandoned = False  # a wrapper over this writer is being finalized
         # `open` takes the hold before the temporary file is created and hands it over.
         self._held = _hold() if held is None else held
 
@@ -253,7 +315,15 @@ class ChunkedWriter(io.RawIOBase):
         return self._inner.write(b)
 
     def close(self):
-        """Writes the final chunk and moves the file into place."""
+        """Writes the final chunk and moves the file into place; discards the stream
+        instead when called on the way out of an exception raised after the open, or from
+        a finalizer."""
+        if not self.closed and (self._abandoned or _interrupted(self._exc_at_open)):
+            self.abort()
+        self._commit()
+
+    def _commit(self):
+        # close() without its checks (gcmkit.fsspec makes them itself).
         if not self.closed:
             try:
                 self._inner.close()
@@ -262,6 +332,11 @@ class ChunkedWriter(io.RawIOBase):
             finally:
                 super().close()
                 self._unhold()
+
+    def _dealloc_warn(self, source):
+        # CPython's io wrappers (TextIOWrapper, BufferedWriter) call this on the file they
+        # wrap when they are finalized, just before their close() closes it.
+        self._abandoned = True
 
     def abort(self):
         """Discards the stream: no final chunk, the temporary file removed."""
