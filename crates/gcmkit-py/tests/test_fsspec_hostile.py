@@ -107,6 +107,31 @@ def test_1_an_abandoned_writer_is_discarded_by_the_garbage_collector(place):
     place.check_old(p)
 
 
+class _Owner:
+    """Garbage in a reference cycle whose finalizer closes the file it owns."""
+
+    def __init__(self):
+        self.f, self.me = None, self
+
+    def __del__(self):
+        self.f.close()
+
+
+def test_1_a_close_from_a_finalizer_in_a_garbage_collection_discards(place):
+    p = place.old()
+    gc.collect()
+    gc.disable()  # the collection below is the one that finds the cycle
+    try:
+        owner = _Owner()  # made first: its finalizer tends to run before the writer's
+        owner.f = place.fs.open(p, "wb")
+        owner.f.write(NEW[:CUT])
+        del owner
+        gc.collect()
+    finally:
+        gc.enable()
+    place.check_old(p)
+
+
 def test_1_text_mode_with_an_exception_and_abandoned(place):
     p = place.old()
     with pytest.raises(RuntimeError):
