@@ -157,6 +157,12 @@ def test_1_compression_with_an_exception_and_without(place):
             raise RuntimeError("cut off")
     gc.collect()
     place.check_old(p)
+    for mode, data in (("wb", NEW[:CUT]), ("w", TEXT[:CUT])):
+        g = place.fs.open(p, mode, compression="gzip")
+        g.write(data)
+        del g  # abandoned
+        gc.collect()
+        place.check_old(p)
     with place.fs.open(p, "wb", compression="gzip") as g:
         g.write(NEW)
     assert gzip.decompress(place.plain(p)) == NEW

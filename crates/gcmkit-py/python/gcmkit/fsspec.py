@@ -147,16 +147,15 @@ def _key_from(key, key_file):
 
 
 def _resolve_key(cls, kwargs):
-    """The key for a call with ``kwargs``, and the option fsspec's configuration supplied
-    that lost to an argument (or None): an explicit ``key``/``key_file`` wins over the
-    configuration's (``FSSPEC_COBBLESTONE_KEY_FILE``)."""
-    explicit = {k: kwargs[k] for k in ("key", "key_file") if kwargs.get(k) is not None}
-    if explicit:
-        merged = apply_config(cls, kwargs)
-        lost = [k for k in ("key", "key_file") if k not in explicit and merged.get(k) is not None]
-        return _key_from(explicit.get("key"), explicit.get("key_file")), lost
+    """The key for a call with ``kwargs``, and the names of the configuration's key
+    options that lost to an argument: a ``key``/``key_file`` given as an argument wins over
+    fsspec's configuration (``FSSPEC_COBBLESTONE_KEY_FILE``, ``FSSPEC_COBBLESTONE_KEY``)."""
     merged = apply_config(cls, kwargs)
-    return _key_from(merged.get("key"), merged.get("key_file")), []
+    explicit = {k: kwargs[k] for k in ("key", "key_file") if kwargs.get(k) is not None}
+    if not explicit:
+        return _key_from(merged.get("key"), merged.get("key_file")), []
+    lost = [k for k in ("key", "key_file") if k not in explicit and merged.get(k) is not None]
+    return _key_from(explicit.get("key"), explicit.get("key_file")), lost
 
 
 def _fingerprint(key):
