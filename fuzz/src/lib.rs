@@ -10,9 +10,12 @@
 //! - differential: gcmkit equals RustCrypto and ring on every engine.
 
 use aes_gcm::aead::{AeadInOut, KeyInit};
+use coverage::ALGORITHMS;
 use gcmkit::AeadMode;
-use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, Gmac};
+use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, GcmSiv2015Variant, Gmac};
 use std::io::Read;
+
+pub mod coverage;
 
 /// Splits input into fields of data-chosen lengths.
 struct Cursor<'a>(&'a [u8]);
@@ -42,75 +45,62 @@ fn engines() -> Vec<Engine> {
     Engine::supported().collect()
 }
 
-/// Arbitrary bytes as (algorithm, key, nonce, aad, ciphertext||tag) to every decryption
-/// API: never a panic, never plaintext for forged input.
+/// Arbitrary bytes as (algorithm, engine, parameters, key, nonce, aad, ciphertext||tag)
+/// to every decryption API: never a panic, never plaintext for forged input, a zeroed
+/// destination after any failure. The algorithm, the engine and the parameters (tag
+/// length, counter width, key variant, piece size) each come from a byte of their own,
+/// so that every algorithm reaches every engine (`coverage` counts the pairs).
 pub fn decrypt_anything(data: &[u8]) {
     let mut c = Cursor(data);
-    let sel = c.byte();
-    let key = c.field(40);
+    let alg = c.byte() as usize % ALGORITHMS.len();
+    let engines = engines();
+    let e = engines[c.byte() as usize % engines.len()];
+    let param = c.byte() as usize;
+    let key = c.field(80);
     let nonce = c.field(40);
     let aad = c.field(200);
     let ct = c.rest();
-    let e = engines()[sel as usize % engines().len()];
-    match sel % 6 {
+    match alg {
         0 => {
-            let tag_len = [16, 15, 14, 13, 12, 8, 4, 7][(sel as usize / 8) % 8];
+            let tag_len = [16, 15, 14, 13, 12, 8, 4, 7][param % 8];
             if let Ok(g) = AesGcm::with_engine(key, e).and_then(|g| g.with_tag_len(tag_len)) {
-                if let Ok(pt) = g.decrypt(nonce, ct, aad) {
-                    assert_eq!(
-                        g.encrypt(nonce, &pt, aad).unwrap(),
-                        ct,
-                        "GCM accepted a ciphertext it would not produce"
-                    );
-                }
-                let mut buf = ct.to_vec();
-                let n = buf.len().saturating_sub(tag_len);
-                let (b, t) = buf.split_at_mut(n);
-                let mut b = b.to_vec();
-                // Parameter errors leave the buffer alone (nothing was decrypted); an
-                // authentication failure must leave it zeroed.
-                if g.decrypt_in_place_detached(nonce, aad, &mut b, t)
-                    == Err(gcmkit::Error::AuthenticationFailed)
-                {
-                    assert!(
-                        b.iter().all(|&x| x == 0),
-                        "failed decryption left data in the buffer"
-                    );
-                }
+                coverage::reached(alg, Some(e));
+                check_aead("AES-GCM", &g, nonce, ct, aad);
             }
         }
         1 => {
             if let Ok(s) = AesGcmSiv::with_engine(key, e) {
-                if let Ok(pt) = s.decrypt(nonce, ct, aad) {
-                    assert_eq!(s.encrypt(nonce, &pt, aad).unwrap(), ct);
-                }
+                coverage::reached(alg, Some(e));
+                check_aead("AES-GCM-SIV", &s, nonce, ct, aad);
             }
         }
         2 => {
-            let k = (sel as u32 % 32) + 1;
-            if let Ok(s) =
-                GcmSiv2015::two_key(&key[..key.len().min(16)], key.get(16..).unwrap_or(&[]))
-                    .and_then(|s| s.with_counter_bits(k))
-            {
-                if let Ok(pt) = s.decrypt(nonce, ct, aad) {
-                    assert_eq!(s.encrypt(nonce, &pt, aad).unwrap(), ct);
-                }
+            let k = (param % 32) as u32 + 1;
+            if let Ok(s) = gcm_siv_2015(key, param / 32, e).and_then(|s| s.with_counter_bits(k)) {
+                coverage::reached(alg, Some(e));
+                check_aead("GCM-SIV (2015)", &s, nonce, ct, aad);
             }
         }
         3 => {
             if let Ok(m) = Gmac::with_engine(key, e) {
-                let _ = m.verify(nonce, aad, ct);
+                coverage::reached(alg, Some(e));
+                // A tag verifies only if it is the tag: the computed one for this nonce.
+                if m.verify(nonce, aad, ct).is_ok() {
+                    let tag = m.compute(nonce, aad).expect("a verified nonce computes");
+                    assert_eq!(tag.as_ref(), ct, "GMAC accepted a tag it would not compute");
+                }
             }
         }
         4 => {
             // On-line decryption in data-chosen pieces.
             if let Ok(g) = AesGcm::with_engine(key, e) {
+                coverage::reached(alg, Some(e));
                 if ct.len() >= 16 {
                     let (body, tag) = ct.split_at(ct.len() - 16);
                     let mut out = vec![0xeeu8; 3];
                     let r = g.decryptor(nonce, &mut out).and_then(|mut d| {
                         d.aad(aad)?;
-                        for piece in body.chunks(1 + sel as usize) {
+                        for piece in body.chunks(1 + param) {
                             d.update(piece)?;
                         }
                         d.finish(tag)
@@ -122,11 +112,75 @@ pub fn decrypt_anything(data: &[u8]) {
                             "on-line decryption left unverified plaintext"
                         );
                     }
+                    // The one-shot path must agree on which inputs are genuine.
+                    assert_eq!(
+                        r.is_ok(),
+                        g.decrypt(nonce, ct, aad).is_ok(),
+                        "on-line and one-shot decryption disagree"
+                    );
                 }
             }
         }
         _ => {
-            let _ = gcmkit::gcm64::TdeaGcm::tdea(key).map(|g| g.decrypt(nonce, ct, aad));
+            if let Ok(g) = gcmkit::gcm64::TdeaGcm::tdea(key) {
+                coverage::reached(alg, None);
+                check_aead("GCM-64 (TDEA)", &g, nonce, ct, aad);
+            }
+        }
+    }
+}
+
+/// GCM-SIV (2015) in the variant `which` picks (one, two or three keys) from `key`, split
+/// as that variant's keys: one-key takes 16 bytes; two-key K1 (16) then K2 (the rest, 16
+/// or 32); three-key K1 (16) then K2 and K3 (the rest in halves).
+fn gcm_siv_2015(key: &[u8], which: usize, e: Engine) -> Result<GcmSiv2015, gcmkit::Error> {
+    let (k1, rest) = key.split_at(key.len().min(16));
+    match which % 3 {
+        0 => GcmSiv2015::one_key_with_engine(key, e),
+        1 => GcmSiv2015::with_engine(GcmSiv2015Variant::TwoKey, k1, rest, None, e),
+        _ => {
+            let (k2, k3) = rest.split_at(rest.len() / 2);
+            GcmSiv2015::with_engine(GcmSiv2015Variant::ThreeKey, k1, k2, Some(k3), e)
+        }
+    }
+}
+
+/// `ct` (ciphertext || tag) through the three decryption calls of an [`AeadMode`]:
+/// - they agree on whether it is genuine, and an `Ok` re-encrypts to exactly `ct`;
+/// - on any failure the in-place buffer and the `decrypt_into` destination (both filled
+///   with other bytes first) are zeroed, as `AeadMode` documents.
+fn check_aead<M: AeadMode>(what: &str, m: &M, nonce: &[u8], ct: &[u8], aad: &[u8]) {
+    let one_shot = m.decrypt(nonce, ct, aad);
+    if let Ok(pt) = &one_shot {
+        assert_eq!(
+            m.encrypt(nonce, pt, aad)
+                .expect("a decrypted message encrypts"),
+            ct,
+            "{what} accepted a ciphertext it would not produce"
+        );
+    }
+    let n = ct.len().saturating_sub(m.tag_len());
+    let (body, tag) = ct.split_at(n);
+    let mut buf = body.to_vec();
+    let in_place = m.decrypt_in_place_detached(nonce, aad, &mut buf, tag);
+    match (&one_shot, &in_place) {
+        (Ok(pt), Ok(())) => assert_eq!(&buf, pt, "{what}: in place decrypts otherwise"),
+        (Err(_), Err(_)) => assert!(
+            buf.iter().all(|&x| x == 0),
+            "{what}: failed in-place decryption left data in the buffer"
+        ),
+        _ => panic!("{what}: decrypt {one_shot:?} but in place {in_place:?}"),
+    }
+    if ct.len() >= m.tag_len() {
+        let mut out = vec![0xeeu8; n];
+        let into = m.decrypt_into(nonce, ct, aad, &mut out);
+        match (&one_shot, &into) {
+            (Ok(pt), Ok(())) => assert_eq!(&out, pt, "{what}: decrypt_into decrypts otherwise"),
+            (Err(_), Err(_)) => assert!(
+                out.iter().all(|&x| x == 0),
+                "{what}: failed decrypt_into left data in the destination"
+            ),
+            _ => panic!("{what}: decrypt {one_shot:?} but decrypt_into {into:?}"),
         }
     }
 }

@@ -3,7 +3,16 @@
 //! insertions, splices) and fresh random inputs. A panic is a failure: the input is saved
 //! to fuzz/artifacts/<target>/ and the run exits 1. `FUZZ_SECONDS` sets the time per
 //! target (default 10); run longer locally, or wrap the same functions in libFuzzer.
+//!
+//! Then the pairs: `decrypt_anything` must have run every algorithm on every engine this
+//! CPU has (the engines from the test suites' `common::engines()`, which also fails when
+//! detection misses an engine whose instructions the CPU has). A pair never reached is a
+//! failure, named in the output: the fuzzing did not cover that engine's code.
 
+#[path = "../../../crates/gcmkit/tests/common/mod.rs"]
+mod common;
+
+use gcmkit_fuzz::coverage;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -61,6 +70,8 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Before the silent panic hook, so that a missed detection says what it is.
+    let engines = common::engines();
     std::panic::set_hook(Box::new(|_| {}));
     let mut failed = 0;
     let mut total = 0u64;
@@ -98,13 +109,15 @@ fn main() {
                     .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_default();
                 let art = root.join("artifacts").join(name);
-                let _ = std::fs::create_dir_all(&art);
                 let path = art.join(format!("crash-{runs}.bin"));
-                let _ = std::fs::write(&path, &input);
-                eprintln!(
-                    "{name}: PANIC after {runs} runs: {msg} (input saved to {})",
-                    path.display()
-                );
+                // The run fails either way; a failed save is said, not hidden.
+                let saved = std::fs::create_dir_all(&art)
+                    .and_then(|()| std::fs::write(&path, &input))
+                    .map_or_else(
+                        |e| format!("input NOT saved to {}: {e}", path.display()),
+                        |()| format!("input saved to {}", path.display()),
+                    );
+                eprintln!("{name}: PANIC after {runs} runs: {msg} ({saved})");
                 break;
             }
         }
@@ -115,6 +128,25 @@ fn main() {
         );
     }
     let passed = gcmkit_fuzz::TARGETS.len() - failed;
-    println!("fuzz-smoke: {total} inputs; {passed} passed, {failed} failed");
-    std::process::exit(if failed > 0 { 1 } else { 0 });
+    let missing = report_pairs(&engines);
+    println!(
+        "fuzz-smoke: {total} inputs; {passed} passed, {failed} failed; {missing} engine x algorithm pairs never reached"
+    );
+    std::process::exit(if failed > 0 || missing > 0 { 1 } else { 0 });
+}
+
+/// Prints every engine x algorithm pair of `decrypt_anything` with how many inputs ran
+/// it, then each pair never reached; returns how many were never reached.
+fn report_pairs(engines: &[gcmkit::Engine]) -> usize {
+    let name = |e: Option<gcmkit::Engine>| e.map_or("(no AES engine)", |e| e.name());
+    let pairs = coverage::pairs(engines);
+    println!("decrypt_anything: engine x algorithm pairs (inputs run with a valid key):");
+    for (alg, e, n) in &pairs {
+        println!("  {alg:<16} {:<16} {n}", name(*e));
+    }
+    let missing: Vec<_> = pairs.iter().filter(|p| p.2 == 0).collect();
+    for (alg, e, _) in &missing {
+        eprintln!("decrypt_anything: NEVER REACHED: {alg} on {}", name(*e));
+    }
+    missing.len()
 }
