@@ -92,6 +92,19 @@ fn gcm64_vectors() {
     derived_file("gcm64_test.json", 20);
 }
 
+/// The reference model's files (`data/model/`, written apart from gcmkit): every counter
+/// width k = 1..32 of each GCM-SIV (2015) variant, GCM-64's tag lengths, IV paths and
+/// counter wrap, and invalid ciphertexts, AAD, nonces, keys and lengths. Every test counts.
+#[test]
+fn gcm_siv_2015_model_vectors() {
+    derived_file("model/gcm_siv_2015_model_test.json", 1391);
+}
+
+#[test]
+fn gcm64_model_vectors() {
+    derived_file("model/gcm64_model_test.json", 196);
+}
+
 #[test]
 fn wycheproof_cobblestone() {
     all_pass("c2sp_chunked_encryption_aes_128_gcm_test.json", 20);
