@@ -1,6 +1,8 @@
 """gcmkit.cobblestone against pyca/cryptography's cryptography.cobblestone as the oracle:
-the same calls on both give the same outcome (bytes, lengths, or exception type and
-message), and each reads the other's messages. pyca's own test files run unchanged too
+the same calls on both give the same outcome (the bytes returned or written, or the
+exception type and message), and each reads the other's messages. Encryptor output differs
+byte for byte (a random salt in the header), so there each one's output is decrypted by the
+other library and the plaintexts are compared. pyca's own test files run unchanged too
 (scripts/pyca-tests.py); this file covers what they do not: messages, argument types,
 in-place buffers, and the output after a failure."""
 import array
@@ -30,8 +32,27 @@ def outcome(f):
     except Exception as e:  # noqa: BLE001 - the type and message are what is compared
         return (type(e).__name__, str(e))
     if isinstance(r, (bytes, bytearray)):
-        return ("ok", len(r))
+        return ("ok", bytes(r))  # the bytes, not only their count
     return ("ok", r if isinstance(r, (int, bool)) else type(r).__name__)
+
+
+def into(f, size):
+    """The outcome of `f(buf)` on a fresh buffer of `size` bytes, and what the buffer holds
+    afterwards (update_into returns a count: the bytes are in the buffer)."""
+    buf = bytearray(size)
+    return outcome(lambda: f(buf)) + (bytes(buf),)
+
+
+def sealed(f, stream, buf=None):
+    """An encryptor call: its output holds a random salt, so its length is compared here
+    and its bytes (returned, or the count written into `buf`) go to `stream`, which the
+    other library must decrypt to the plaintext."""
+    o = outcome(f)
+    if o[0] == "ok":
+        data = o[1] if buf is None else bytes(buf[:o[1]])
+        stream.append(data)
+        return ("ok", len(data))
+    return o
 
 
 def both(script):
@@ -64,16 +85,22 @@ def test_constructors_and_arguments_match_pyca(enc_name, dec_name, klen):
             out.append(outcome(lambda: e.update_into(d, bytearray(WIRE))))
         for buf in [b"x" * 100, bytearray(HEADER - 1), memoryview(bytearray(200))[::2], "s", None]:
             out.append(outcome(lambda: e.update_into(b"abc", buf)))
-        out.append(outcome(lambda: e.update_into(b"abc", bytearray(HEADER))))
+        stream, header, wire = [], bytearray(HEADER), bytearray(WIRE)
+        out.append(sealed(lambda: e.update_into(b"abc", header), stream, header))
         out.append(outcome(lambda: e.update_into(b"z" * CHUNK, bytearray(WIRE - 1))))
-        out.append(outcome(lambda: e.update_into(b"z" * CHUNK, bytearray(WIRE))))
-        out.append(outcome(lambda: e.finalize()))
+        out.append(sealed(lambda: e.update_into(b"z" * CHUNK, wire), stream, wire))
+        out.append(sealed(e.finalize, stream))
         for f in (lambda: e.update(b""), lambda: e.update_into(b"", bytearray(0)), e.finalize):
             out.append(outcome(f))
+        # What this library sealed, opened by the other: the plaintext, byte for byte.
+        d = getattr(ours if m is pyca else pyca, dec_name)(good, b"")
+        out.append(outcome(lambda: d.update(b"".join(stream)) + d.finalize()))
         return out
 
     theirs, mine = both(script)
     assert mine == theirs
+    # Equal could also mean both failed to open: the plaintext must be what was sealed.
+    assert mine[-1] == ("ok", b"abc" + b"z" * CHUNK)
 
 
 @pytest.mark.parametrize("enc_name,dec_name,klen", PAIRS)
@@ -97,11 +124,11 @@ def test_states_after_finalize_and_failure_match_pyca(enc_name, dec_name, klen):
             bad[pos] ^= 1
             d = D(key, b"c")
             out.append(outcome(lambda: d.update(bytes(bad))))
-            out.append(outcome(lambda: d.update_into(b"", bytearray(10))))
+            out.append(into(lambda buf: d.update_into(b"", buf), 10))
             out.append(outcome(d.finalize))
         d = D(key, b"c")
-        out.append(outcome(lambda: d.update_into(full, bytearray(2 * CHUNK - 1))))
-        out.append(outcome(lambda: d.update_into(full, bytearray(2 * CHUNK))))
+        out.append(into(lambda buf: d.update_into(full, buf), 2 * CHUNK - 1))
+        out.append(into(lambda buf: d.update_into(full, buf), 2 * CHUNK))
         out.append(outcome(d.finalize))
         d = D(key, b"c")  # pyca's unfinished stream: no final chunk
         out.append(outcome(lambda: d.update(sealed)))
