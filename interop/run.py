@@ -3,9 +3,12 @@ both directions, and against pyca/cryptography for AES-GCM-SIV.
 
 For each peer: gcmkit encrypts random cases inside the peer's parameter space and the peer
 must decrypt and re-encrypt them identically; the peer encrypts its own random cases and
-gcmkit must do the same. Ends with `N passed, M failed`."""
+gcmkit must do the same. Every direction must account for exactly INTEROP_CASES cases: a
+peer that verified or generated fewer (a reader that stopped early, a generator cut short)
+fails, so a short run cannot pass. Ends with `N passed, M failed`."""
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -47,9 +50,24 @@ def gcmkit_cases(peer, seed):
     return "\n".join(lines) + "\n"
 
 
+def peer_verify_counts(peer, stdout):
+    """The (passed, failed) a peer's `verify` reports: its one line `PEER verify: P passed,
+    F failed`. Without that line, all N cases count as failed."""
+    m = re.fullmatch(rf"{peer} verify: (\d+) passed, (\d+) failed", stdout.strip())
+    if not m:
+        print(f"  {peer} verify printed no count line")
+        return 0, N
+    return int(m[1]), int(m[2])
+
+
 def gcmkit_verify(text):
     ok = bad = 0
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if len(lines) != N or not all(line.strip() for line in lines):
+        # Every generated case must be there: fewer lines would pass fewer checks.
+        print(f"  expected {N} cases, got {len(lines)} lines ({sum(1 for x in lines if x.strip())} non-empty)")
+        bad += N
+    for line in lines:
         if not line.strip():
             continue
         key, iv, aad, pt, ct, tag = map(unhex, line.split())
@@ -82,9 +100,12 @@ def main():
                 f.write(gcmkit_cases(peer, 1000 + i))
             r = subprocess.run(cmd + ["verify", path], capture_output=True, text=True)
             print(f"gcmkit -> {peer}: {r.stdout.strip()}")
-            if r.returncode == 0:
+            ok, bad = peer_verify_counts(peer, r.stdout)
+            if r.returncode == 0 and (ok, bad) == (N, 0):
                 passed += N
             else:
+                if ok + bad != N:
+                    print(f"  {peer} verified {ok + bad} cases, not the {N} written")
                 failed += N
                 print(r.stderr[-2000:])
             gen = subprocess.run(cmd + ["generate", str(N), str(2000 + i)], capture_output=True, text=True, check=True)
