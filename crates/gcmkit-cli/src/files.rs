@@ -11,7 +11,6 @@
 use gcmkit_fs::{escaped, Output as FsOutput, Overwrite};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// Exit code for a failed check (authentication, truncation, selftest, vectors).
@@ -65,80 +64,19 @@ pub fn io_failure(what: &str, e: &io::Error) -> Failure {
     }
 }
 
-/// Largest key file read (a key line is 64 hex digits; the rest is comments).
-pub const KEY_FILE_MAX: u64 = 4096;
-
-/// Parses a key file's text: exactly one key line of 32 or 64 hex digits; besides it only
-/// blank lines and `#` comments. Each mistake gets its own message.
-pub fn parse_key(text: &[u8], name: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
-    if text.starts_with(b"\xef\xbb\xbf") {
-        return Err(usage(format!(
-            "key file {name} starts with a UTF-8 byte-order mark; save it without one"
-        )));
-    }
-    let text = std::str::from_utf8(text)
-        .map_err(|_| usage(format!("key file {name} is not text (not UTF-8)")))?;
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let line = lines
-        .next()
-        .ok_or_else(|| usage(format!("key file {name} holds no key")))?;
-    if lines.next().is_some() {
-        return Err(usage(format!(
-            "key file {name} has more than one non-comment line; it must hold only the key \
-             (comments start with #)"
-        )));
-    }
-    if let Some((i, c)) = line.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-        return Err(usage(format!(
-            "key file {name}: not hex: {c:?} at position {}",
-            i + 1
-        )));
-    }
-    if line.len() % 2 == 1 {
-        return Err(usage(format!(
-            "key file {name}: odd number of hex digits ({}); a key is 32 or 64 digits",
-            line.len()
-        )));
-    }
-    let key = zeroize::Zeroizing::new(hex::decode(line).map_err(|e| usage(e.to_string()))?);
-    if key.len() != 16 && key.len() != 32 {
-        return Err(usage(format!(
-            "key file {name}: {} bytes; expected 16 (Cobblestone-128) or 32 (Cobblestone-256), \
-             i.e. 32 or 64 hex digits",
-            key.len()
-        )));
-    }
-    Ok(key)
-}
-
-/// Reads and parses a key file (at most [`KEY_FILE_MAX`] bytes), warning on stderr when
-/// its permissions let group or others read it, as ssh does.
+/// Reads a key file in the one format of every gcmkit front end (gcmkit-fs's `keyfile`:
+/// a line of 32 or 64 hex digits, `#` comment lines), warning on stderr when its
+/// permissions let group or others read it, as ssh does.
 pub fn read_key(path: &Path) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
-    let name = escaped(path);
-    let f = File::open(path).map_err(|e| usage(format!("cannot read key file {name}: {e}")))?;
-    if let Ok(m) = f.metadata() {
-        let mode = m.permissions().mode();
-        if m.is_file() && mode & 0o077 != 0 {
-            crate::say(&format!(
-                "gcmkit: warning: key file {name} is readable by others (mode {:o}); \
-                 run chmod 600 {name}",
-                mode & 0o777
-            ));
-        }
+    let k = gcmkit_fs::read_key_file(path).map_err(|e| usage(e.to_string()))?;
+    if let Some(mode) = k.readable_by_others {
+        let name = escaped(path);
+        crate::say(&format!(
+            "gcmkit: warning: key file {name} is readable by others (mode {mode:o}); \
+             run chmod 600 {name}"
+        ));
     }
-    let mut text = zeroize::Zeroizing::new(Vec::new());
-    f.take(KEY_FILE_MAX + 1)
-        .read_to_end(&mut text)
-        .map_err(|e| usage(format!("cannot read key file {name}: {e}")))?;
-    if text.len() as u64 > KEY_FILE_MAX {
-        return Err(usage(format!(
-            "key file {name} is larger than {KEY_FILE_MAX} bytes; it must hold only the key"
-        )));
-    }
-    parse_key(&text, &name)
+    Ok(k.key)
 }
 
 /// Whether descriptor `fd` (0, 1 or 2) was open when the program started: a closed stdin
@@ -194,8 +132,23 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), F
     match path {
         Some(p) if p != Path::new("-") => {
             let f = File::open(p).map_err(|e| usage(format!("cannot open {}: {e}", escaped(p))))?;
-            let len = f.metadata().ok().map(|m| m.len());
-            Ok((Box::new(f), len))
+            let meta = f.metadata().ok();
+            // A directory opens, and only its first read fails (EISDIR, without a name):
+            // refuse it here, by name, before any output is created.
+            if meta.as_ref().is_some_and(|m| m.is_dir()) {
+                return Err(usage(format!(
+                    "cannot read {}: is a directory (give a file, or - for stdin)",
+                    escaped(p)
+                )));
+            }
+            let len = meta.map(|m| m.len());
+            Ok((
+                Box::new(Named {
+                    inner: f,
+                    name: escaped(p),
+                }),
+                len,
+            ))
         }
         _ => {
             if !fd_open(0) {
@@ -203,6 +156,20 @@ pub fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, Option<u64>), F
             }
             Ok((Box::new(io::stdin().lock()), None))
         }
+    }
+}
+
+/// An input whose read errors name it ("cannot read NAME: ..."), keeping their kind.
+struct Named<R> {
+    inner: R,
+    name: String,
+}
+
+impl<R: Read> Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name)))
     }
 }
 

@@ -107,7 +107,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Writes a new random key: one line of lowercase hex (file created mode 0600).
+    /// Writes a new random key file: a `#` comment line, then the key as one line of 32
+    /// (--bits 128) or 64 (--bits 256) lowercase hex digits; created mode 0600. Every gcmkit
+    /// front end reads this format (Python: gcmkit.load_key_file, fsspec's key_file=).
     Keygen {
         /// Output file (default: stdout).
         #[arg(short, long)]
@@ -120,8 +122,12 @@ enum Command {
         force: bool,
     },
     /// Encrypts a file or stdin into Cobblestone ciphertext (format by key length).
+    // The usage line is written out: clap's own lists every argument given before the
+    // missing one as if it were required (`--key <KEY> --output <OUTPUT>`).
+    #[command(override_usage = "gcmkit encrypt --key <KEY> [-o <OUTPUT>] [OPTIONS] [INPUT]")]
     Encrypt(CryptArgs),
     /// Decrypts; writes nothing unless the whole message verified.
+    #[command(override_usage = "gcmkit decrypt --key <KEY> [-o <OUTPUT>] [OPTIONS] [INPUT]")]
     Decrypt(CryptArgs),
     /// Throughput of gcmkit's algorithms on each engine, by size, with the IPI.
     Bench {

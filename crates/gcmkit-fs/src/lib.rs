@@ -45,13 +45,15 @@
 //! `walk` (the destination's directory, opened one component at a time under the symlink
 //! rule), `open` (opens that a signal may interrupt), `temp` (temporary names and the
 //! process's registry of them), `output` (the rules: probe, replace, commit), `files`
-//! (file to file in the chunked format).
+//! (file to file in the chunked format), `keyfile` (the one key-file format of every front
+//! end: [`read_key_file`], [`parse_key`]).
 
 #![cfg(target_os = "linux")]
 #![deny(unsafe_code)]
 
 mod error;
 mod files;
+mod keyfile;
 mod open;
 mod output;
 mod temp;
@@ -63,6 +65,9 @@ mod tests;
 
 pub use error::{escaped, path_error, PathError};
 pub use files::{decrypt_file, encrypt_file};
+pub use keyfile::{
+    parse_key, read_key_file, KeyFile, KeyFileError, KeyFormatError, KEY_FILE_FORMAT, KEY_FILE_MAX,
+};
 pub use open::{open_source, OnInterrupt};
 pub use output::{Output, Overwrite, MAX_LINKS};
 pub use temp::remove_temp_files;

@@ -110,6 +110,17 @@ struct Keep {
     mode: u32,
 }
 
+/// Whether `dst` can only name a directory: it ends with `/`, or its last component is
+/// `.` or `..`. `Path::file_name` reads past a trailing slash (`x/` as `x`, and `x/.` as
+/// `x`), which would write the file `x`; the kernel (and Python's `open`) refuse such a
+/// name for a file with `EISDIR`, and so does this crate.
+fn names_a_directory(dst: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let b = dst.as_os_str().as_bytes();
+    let last = b.rsplit(|&c| c == b'/').next().unwrap_or(b);
+    b.ends_with(b"/") || last == b"." || last == b".."
+}
+
 /// Runs the test hook set between the probe and the reopen of a FIFO or device (where a
 /// swap at the name must make no difference).
 fn between_probe_and_open() {
@@ -161,6 +172,13 @@ impl Output {
         links: usize,
         on_interrupt: OnInterrupt<'_>,
     ) -> io::Result<Output> {
+        if names_a_directory(dst) {
+            return Err(refused(
+                dst,
+                Errno::ISDIR,
+                "names a directory (it ends with /, . or ..); give a file name",
+            ));
+        }
         let Some(name) = dst.file_name() else {
             return Err(refused(dst, Errno::ISDIR, "not a file name (a directory?)"));
         };

@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyBufferError, PyOverflowError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -71,6 +71,21 @@ pub(crate) fn opt_bytes<'a>(
         None => Ok(Cow::Borrowed(&[])),
         Some(o) if o.is_none() => Ok(Cow::Borrowed(&[])),
         Some(o) => bytes_like(o, what),
+    }
+}
+
+/// A Cobblestone context in gcmkit's own chunked API (`gcmkit.chunked`, never the pyca
+/// drop-in `gcmkit.cobblestone`, whose argument rules are pyca's): bytes-like, or a `str`
+/// taken as its UTF-8 bytes, as the CLI takes `--context` text (so `context="sales"` in
+/// Python and `--context sales` decrypt each other's files); `None` is empty. A `str` that
+/// is not valid Unicode (lone surrogates) is a `UnicodeEncodeError`.
+pub(crate) fn context_arg<'a>(obj: Option<&'a Bound<'_, PyAny>>) -> PyResult<Cow<'a, [u8]>> {
+    match obj {
+        Some(o) => match o.cast::<PyString>() {
+            Ok(s) => Ok(Cow::Owned(s.to_cow()?.into_owned().into_bytes())),
+            Err(_) => opt_bytes(Some(o), "context"),
+        },
+        None => Ok(Cow::Borrowed(&[])),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Cobblestone (c2sp.org/chunked-encryption): one-shot calls, and the Rust side of
 //! `gcmkit.chunked.open`'s reader and writer.
 
-use crate::buffers::{bytes_like, new_bytes, opt_bytes, Buf, DETACH_MIN};
+use crate::buffers::{bytes_like, context_arg, new_bytes, Buf, DETACH_MIN};
 use crate::errors::{chunk_err, os_err};
 use crate::signals::{self, Interruptible};
 use gcmkit::Error;
@@ -41,7 +41,7 @@ pub(crate) fn chunked_one_shot(
     let (k, d, c) = (
         bytes_like(key, "key")?,
         Buf::new(data, "data")?,
-        opt_bytes(context, "context")?,
+        context_arg(context)?,
     );
     let input = d.get();
     // The key's length first (the core checks it before the data's), then the length.
@@ -312,7 +312,7 @@ pub(crate) fn chunked_open(
     key: &Bound<'_, PyAny>,
     context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    let (k, c) = (bytes_like(key, "key")?, context_arg(context)?);
     // The key is checked before any file is opened or created.
     gcmkit::chunked::check_key(&k).map_err(chunk_err)?;
     match mode {

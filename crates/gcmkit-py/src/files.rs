@@ -6,7 +6,7 @@
 //! raised. Errors name the file they concern: the source for reading it, the destination
 //! for creating or writing it.
 
-use crate::buffers::{bytes_like, opt_bytes};
+use crate::buffers::{bytes_like, context_arg};
 use crate::errors::{chunk_err, os_err, os_err_named};
 use crate::signals::{self, Interruptible};
 use gcmkit::Error;
@@ -43,7 +43,7 @@ fn file_to_file(
     dst: &Path,
     job: Job,
 ) -> PyResult<u64> {
-    let (k, c) = (bytes_like(key, "key")?, opt_bytes(context, "context")?);
+    let (k, c) = (bytes_like(key, "key")?, context_arg(context)?);
     // Every step with the GIL released, and every one that can block (the opens of FIFOs,
     // reads and writes of pipes) runs the signal handlers when a signal interrupts it: an
     // exception a handler raised ends the job, any temporary file removed (`out` dropped),

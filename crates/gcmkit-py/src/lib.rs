@@ -9,7 +9,7 @@
 //! Modules, one job each: `buffers` (arguments as bytes), `errors` (exceptions), `aead`
 //! (the AEAD calls and pyca's rules), `classes` (the AEAD and MAC classes), `chunked`
 //! (Cobblestone one-shots, reader, writer), `cobblestone` (pyca's
-//! `cryptography.cobblestone`), `files` (file to file), `ranges` (byte ranges, Python's I/O), `signals` (blocking calls that run
+//! `cryptography.cobblestone`), `files` (file to file), `keys` (key files), `ranges` (byte ranges, Python's I/O), `signals` (blocking calls that run
 //! Python's signal handlers).
 
 #[macro_use]
@@ -20,6 +20,7 @@ mod classes;
 mod cobblestone;
 mod errors;
 mod files;
+mod keys;
 mod ranges;
 mod signals;
 
@@ -77,5 +78,6 @@ fn _gcmkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(files::decrypt_file, m)?)?;
     m.add_function(wrap_pyfunction!(chunked::chunked_open, m)?)?;
     m.add_function(wrap_pyfunction!(files::remove_temp_files, m)?)?;
+    m.add_function(wrap_pyfunction!(keys::load_key_file, m)?)?;
     Ok(())
 }

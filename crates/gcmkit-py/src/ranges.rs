@@ -1,7 +1,7 @@
 //! Byte ranges of a Cobblestone message whose I/O Python does (`gcmkit.chunked.decrypt_range`,
 //! the fsspec filesystem): the core's `chunked::RangeDecryptor`.
 
-use crate::buffers::{new_bytes, Buf, DETACH_MIN};
+use crate::buffers::{context_arg, new_bytes, Buf, DETACH_MIN};
 use crate::errors::chunk_err;
 use gcmkit::chunked::ChunkSpan;
 use pyo3::prelude::*;
@@ -27,10 +27,10 @@ impl RangeDecryptor {
     ) -> PyResult<Self> {
         let (k, c, h) = (
             Buf::new(key, "key")?,
-            Buf::new(context, "context")?,
+            context_arg(Some(context))?,
             Buf::new(header, "header")?,
         );
-        let inner = gcmkit::chunked::RangeDecryptor::new(k.get(), c.get(), h.get(), ciphertext_len)
+        let inner = gcmkit::chunked::RangeDecryptor::new(k.get(), &c, h.get(), ciphertext_len)
             .map_err(chunk_err)?;
         Ok(RangeDecryptor { inner })
     }

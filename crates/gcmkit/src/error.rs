@@ -49,7 +49,7 @@ pub enum Error {
     /// buffer has been zeroed.
     AuthenticationFailed,
     /// Chunked format: the key commitment does not match, so the key or the context is
-    /// wrong (nothing was decrypted).
+    /// wrong, or the input is not a Cobblestone message at all (nothing was decrypted).
     WrongKeyOrContext,
     /// Chunked format: the ciphertext ends early (header, a chunk, a tag or the final
     /// chunk is missing).
@@ -57,6 +57,11 @@ pub enum Error {
     /// Chunked format: chunk `chunk` failed authentication (modified, reordered, from
     /// another message, or followed by trailing data).
     ModifiedChunk { chunk: u64 },
+    /// Chunked format: the input ends in chunk `chunk`, a short chunk (the final chunk's
+    /// shape) that failed authentication, so no final chunk verified. A reader cannot
+    /// tell a message cut inside a chunk (a truncated download: the usual cause) from one
+    /// whose last chunk was modified or extended; either way the message is incomplete.
+    EndsInUnverifiedChunk { chunk: u64 },
     /// A stream that failed earlier keeps failing.
     StreamFailed,
     /// An I/O error of an underlying reader, writer or file.
@@ -169,12 +174,19 @@ impl fmt::Display for Error {
             Error::AuthenticationFailed => write!(f, "authentication failed"),
             Error::WrongKeyOrContext => write!(
                 f,
-                "wrong key or context (commitment mismatch); nothing was decrypted"
+                "wrong key or context, or not a gcmkit/Cobblestone file (commitment \
+                 mismatch); nothing was decrypted"
             ),
             Error::Truncated => write!(f, "ciphertext is truncated"),
             Error::ModifiedChunk { chunk } => write!(
                 f,
                 "chunk {chunk} failed authentication (modified, reordered, from another message, or followed by appended data)"
+            ),
+            Error::EndsInUnverifiedChunk { chunk } => write!(
+                f,
+                "truncated, or modified at its end: the input ends in chunk {chunk}, which did \
+                 not verify, so no final chunk did (a file cut short, or its last chunk \
+                 modified or extended)"
             ),
             Error::StreamFailed => write!(f, "stream already failed"),
             #[cfg(feature = "std")]

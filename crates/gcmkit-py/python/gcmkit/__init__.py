@@ -14,6 +14,11 @@ every IV length and the SP 800-38D tag lengths,
 DNDK-GCM optionally key-committing) and Cobblestone streams (``gcmkit.chunked``; ``gcmkit.cobblestone`` is pyca's
 ``cryptography.cobblestone`` exactly). ``InvalidTag``
 subclasses ``cryptography.exceptions.InvalidTag`` when that package is installed.
+
+Keys on disk: ``load_key_file(path)`` reads the key files of every gcmkit front end
+(``gcmkit keygen`` writes them: a line of 32 or 64 hex digits, with ``#`` comment lines)
+and returns the 16- or 32-byte key; anything else, a raw binary key included, is a
+``ValueError`` that names the format.
 """
 
 from gcmkit._gcmkit import (  # noqa: F401
@@ -28,9 +33,10 @@ from gcmkit._gcmkit import (  # noqa: F401
     XAES256GCM,
     __version__,
     engine,
+    load_key_file,
     selftest,
 )
 from gcmkit import chunked  # noqa: F401
 from gcmkit import cobblestone  # noqa: F401
 
-__all__ = ["AESGCM", "AESGCMSIV", "AesGcm", "DNDKGCM", "GCMSIV2015", "XAES256GCM", "GMAC", "InvalidTag", "AlreadyFinalized", "__version__", "engine", "selftest", "chunked", "cobblestone"]
+__all__ = ["AESGCM", "AESGCMSIV", "AesGcm", "DNDKGCM", "GCMSIV2015", "XAES256GCM", "GMAC", "InvalidTag", "AlreadyFinalized", "__version__", "engine", "load_key_file", "selftest", "chunked", "cobblestone"]

@@ -1,5 +1,6 @@
 import array
 import mmap
+import os
 from typing import Optional, Union
 from gcmkit import chunked as chunked
 from gcmkit import cobblestone as cobblestone
@@ -15,6 +16,7 @@ class AlreadyFinalized(Exception): ...
 
 def engine() -> str: ...
 def selftest() -> list[tuple[str, str, bool]]: ...
+def load_key_file(path: Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]) -> bytes: ...
 
 class AESGCM:
     """pyca/cryptography's AESGCM, exactly (nonces of 8 to 128 bytes, 16-byte tags)."""

@@ -161,6 +161,18 @@ impl MessageKeys {
     }
 }
 
+/// The error for the chunk the input ends in (short: where only a final chunk can be)
+/// failing authentication: no final chunk verified, so the message is incomplete, whether
+/// it was cut inside a chunk or its end was changed (a reader cannot tell which). Other
+/// errors pass unchanged. Only the error is renamed: it is chosen after the tag check,
+/// from its public outcome and the input's length.
+pub(crate) fn at_end(e: Error) -> Error {
+    match e {
+        Error::ModifiedChunk { chunk } => Error::EndsInUnverifiedChunk { chunk },
+        e => e,
+    }
+}
+
 pub(crate) fn random_salt() -> Result<[u8; SALT], Error> {
     let mut s = [0u8; SALT];
     getrandom::fill(&mut s)

@@ -1,6 +1,6 @@
 //! Whole messages in memory, and the chunk sealing that every encryption path shares.
 
-use super::keys::{aead_name, random_salt, MessageKeys};
+use super::keys::{aead_name, at_end, random_salt, MessageKeys};
 use super::{chunk_count, out_exactly, Layout, CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
@@ -184,7 +184,11 @@ fn open_body_into(keys: &MessageKeys, body: &[u8], out: &mut [u8]) -> Result<(),
         .enumerate()
         .map(|(k, c)| (k as u64, c))
         .collect();
-    let r = for_chunks(chunks, |k, (c, p)| keys.open_into(k, c, p));
+    // Only the final chunk is short: if it fails, the input ends in an unverified chunk.
+    let r = for_chunks(chunks, |k, (c, p)| {
+        let opened = keys.open_into(k, c, p);
+        opened.map_err(|e| if c.len() < CT_CHUNK { at_end(e) } else { e })
+    });
     if r.is_err() {
         crate::secret::wipe::wipe_bytes(out);
     }

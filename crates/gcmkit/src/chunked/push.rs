@@ -13,7 +13,7 @@
 //! (the final chunk is shorter), so every full chunk is released as soon as it arrives,
 //! and the final one by [`Opener::finish_into`].
 
-use super::keys::{aead_name, random_salt, MessageKeys};
+use super::keys::{aead_name, at_end, random_salt, MessageKeys};
 use super::{out_at_least, CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
@@ -340,7 +340,9 @@ impl Opener {
                     return Err(Error::Truncated);
                 }
                 check_room(next, 1)?;
-                keys.open_into(next, &buf, &mut out[..need])?;
+                // The input ends in this (short) chunk: if it fails, no final chunk verified.
+                keys.open_into(next, &buf, &mut out[..need])
+                    .map_err(at_end)?;
                 Ok(need)
             }
         }
@@ -479,11 +481,15 @@ mod tests {
             let r = open_in(&key, b"ctx", &ct[..cut], 1000);
             assert_eq!(r, Err(Error::Truncated), "cut at {cut}");
         }
-        // Trailing bytes move the final chunk's bounds: its tag no longer verifies.
+        // Trailing bytes move the final chunk's bounds: its tag no longer verifies, and the
+        // input ends in that unverified chunk (as a cut inside it would: one error for both).
         let mut long = ct.clone();
         long.extend_from_slice(b"trailing");
         let r = open_in(&key, b"ctx", &long, 1000);
-        assert_eq!(r, Err(Error::ModifiedChunk { chunk: 1 }));
+        assert_eq!(r, Err(Error::EndsInUnverifiedChunk { chunk: 1 }));
+        // Cut inside the final chunk (past its first 16 bytes): the same.
+        let r = open_in(&key, b"ctx", &ct[..ct.len() - 5], 1000);
+        assert_eq!(r, Err(Error::EndsInUnverifiedChunk { chunk: 1 }));
         assert!(matches!(
             Opener::new(&[0u8; 24], b""),
             Err(Error::InvalidKeyLength { .. })

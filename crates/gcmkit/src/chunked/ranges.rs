@@ -4,9 +4,9 @@
 //! chunk verified; [`SeekableDecryptor`](super::SeekableDecryptor) is the same over an
 //! `io::Read + io::Seek` that gcmkit reads itself.
 
-use super::keys::{aead_name, MessageKeys};
+use super::keys::{aead_name, at_end, MessageKeys};
 use super::message::for_chunks;
-use super::{out_exactly, Layout, CHUNK, HEADER, SALT, TAG};
+use super::{out_exactly, Layout, CHUNK, CT_CHUNK, HEADER, SALT, TAG};
 use crate::error::Error;
 use crate::Engine;
 use std::vec::Vec;
@@ -159,7 +159,11 @@ impl RangeDecryptor {
             items.push((k, (ci, pi)));
             (c, p) = (cr, pr);
         }
-        let r = for_chunks(items, |k, (ci, pi)| self.keys.open_into(k, ci, pi));
+        // Only the final chunk is short: if it fails, the input ends in an unverified chunk.
+        let r = for_chunks(items, |k, (ci, pi)| {
+            let opened = self.keys.open_into(k, ci, pi);
+            opened.map_err(|e| if ci.len() < CT_CHUNK { at_end(e) } else { e })
+        });
         if r.is_err() {
             crate::secret::wipe::wipe_bytes(out);
         }
@@ -271,7 +275,7 @@ mod tests {
         assert!(read(&r2, cut, 0, 10).is_ok());
         assert_eq!(
             read(&r2, cut, 3 * CHUNK as u64, 100),
-            Err(Error::ModifiedChunk { chunk: 3 })
+            Err(Error::EndsInUnverifiedChunk { chunk: 3 })
         );
         // Lengths no message has, and the wrong key.
         for len in [

@@ -1,6 +1,6 @@
 //! Random access: `io::Read + io::Seek` over the plaintext of a stored message.
 
-use super::keys::MessageKeys;
+use super::keys::{at_end, MessageKeys};
 use super::stream::{read_full, read_header};
 use super::{Layout, CHUNK, CT_CHUNK, TAG};
 use crate::error::Error;
@@ -77,7 +77,9 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         if read_full(&mut self.inner, &mut self.buf)? < len {
             return Err(Error::Truncated);
         }
-        self.keys.open(k, &mut self.buf)?;
+        let opened = self.keys.open(k, &mut self.buf);
+        // Only the final chunk is short: if it fails, the input ends in an unverified chunk.
+        opened.map_err(|e| if len < CT_CHUNK { at_end(e) } else { e })?;
         self.buf.truncate(len - TAG);
         self.cached = Some(k);
         Ok(())

@@ -1,6 +1,6 @@
 //! The `io::Write` encryptor and `io::Read` decryptor: one chunk of memory each.
 
-use super::keys::{aead_name, MessageKeys};
+use super::keys::{aead_name, at_end, MessageKeys};
 use super::Sealer;
 use super::{CHUNK, CT_CHUNK, HEADER, MAX_CHUNKS, SALT, TAG};
 use crate::error::Error;
@@ -191,7 +191,9 @@ impl<R: Read> Decryptor<R> {
         if !is_final {
             self.carry = Some(self.buf[CT_CHUNK]);
         }
-        self.keys.open(self.k, &mut self.buf[..len])?;
+        let opened = self.keys.open(self.k, &mut self.buf[..len]);
+        // A short chunk at the end of the input that fails: no final chunk verified.
+        opened.map_err(|e| if is_final { at_end(e) } else { e })?;
         self.k += 1;
         self.pos = 0;
         self.end = len - TAG;
