@@ -1,6 +1,7 @@
 # gcmkit: `make test` is the fast tier a developer runs before committing; `make test-all`
 # is every leg, what CI runs (.ci/run). Both run their legs through scripts/run-legs.sh,
-# which times each and ends with a table of the legs' wall times.
+# which times each and ends with a table of the legs' wall times and results (a part a leg
+# had to skip, outside CI, shows there; under CI=true a missing tool fails its leg).
 SHELL := /bin/bash
 CARGO ?= cargo
 ## Python: every target runs it from the project's own virtual environment, $(VENV)
@@ -8,7 +9,9 @@ CARGO ?= cargo
 ## is ever installed into that python3 (a PEP 668 one, as on Debian 12 or Ubuntu 24.04,
 ## refuses it anyway; CI runs with such a python3: .ci/run). Every target that runs
 ## $(PYTHON) depends on venv, or on a target that installs into it, so each still works
-## when run alone. Choose the interpreter with BASE_PYTHON=..., not PYTHON.
+## when run alone. Choose the interpreter with BASE_PYTHON=..., not PYTHON. To run a
+## target as CI does, with a python3 that refuses global installs (PEP 668):
+## `scripts/externally-managed-python.sh target/em-python && PATH=$PWD/target/em-python/bin:$PATH make test`.
 BASE_PYTHON ?= python3
 VENV = target/venv
 override PYTHON := $(abspath $(VENV))/bin/python
