@@ -4,13 +4,13 @@
 //! on the class. A deliberately leaky comparison must be flagged, or the test is
 //! declared unable to detect leaks on this machine.
 //!
-//! Timing on a shared VM is noisy: the threshold is high (dudect treats |t| > 4.5 as
-//! "probably leaky", > 10 as "definitely"), a check over it is measured again and flagged
-//! only if the confirmation run is over it too (a leak repeats; a neighbour's burst of load
-//! does not: one CI run saw 10.8 for a path that measures 0.3-1.3 on a quiet core), the
-//! decisive evidence is valgrind's (`run.sh`), and this test reports all t values so trends
-//! can be watched.
-
+//! One run per check, no reruns: a check over THRESHOLD fails. The threshold's false-
+//! positive rate is measured, not assumed (`null`: the same measurement with both classes
+//! drawn alike, an A/A test, many times on every engine; docs/assurance.md records the
+//! runs and how many reached the threshold). Timing on a shared VM is noisy, and the
+//! nominal Gaussian rate of |t| > 10 (about 1e-23) does not hold there; the measured rate
+//! is the one to quote. The decisive evidence is the taint checks' (`run.sh`); this test
+//! reports all t values so trends can be watched.
 use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, Gmac};
 use std::hint::black_box;
@@ -74,20 +74,88 @@ fn measure(mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8>, mut f: impl FnMut(&
     welch(&mut a, &mut b).abs()
 }
 
-/// A fixed-vs-random check of `mode`'s encryption of 512-byte inputs from `prep`.
+/// A fixed-vs-random check of `mode`'s encryption of 512-byte inputs from `prep`, under
+/// a nonce of `nonce_len` bytes.
 fn encrypt_check<'a>(
     mode: &'a impl AeadMode,
+    nonce_len: usize,
     mut prep: impl FnMut(usize, &mut Rng) -> Vec<u8> + 'a,
 ) -> Box<dyn FnMut() -> f64 + 'a> {
     Box::new(move || {
         let mut buf = vec![0u8; 512];
+        let nonce = vec![1u8; nonce_len];
         measure(&mut prep, |p| {
             buf.copy_from_slice(p);
             drop(black_box(
-                mode.encrypt_in_place_detached(&[1; 12], b"", &mut buf),
+                mode.encrypt_in_place_detached(&nonce, b"", &mut buf),
             ));
         })
     })
+}
+
+/// A fixed-vs-random check of the IV (`iv_len` bytes) of AES-GCM's encryption of 512
+/// bytes: for IVs other than 12 bytes the start counter GHASH_H(IV) is secret, and a
+/// kernel that branched on the counter (the `take_batch` leak) would take a fixed path
+/// for a fixed IV and a random one for random IVs.
+fn iv_check(gcm: &AesGcm, iv_len: usize) -> Box<dyn FnMut() -> f64 + '_> {
+    Box::new(move || {
+        let mut buf = vec![0u8; 512];
+        measure(
+            |class, r| {
+                (0..iv_len)
+                    .map(|_| if class == 0 { 0x5a } else { r.next() as u8 })
+                    .collect()
+            },
+            |iv| drop(black_box(gcm.encrypt_in_place_detached(iv, b"", &mut buf))),
+        )
+    })
+}
+
+fn random_or_fixed(class: usize, r: &mut Rng) -> Vec<u8> {
+    (0..512)
+        .map(|_| {
+            if class == 0 {
+                (r.next() as u8) & 0
+            } else {
+                r.next() as u8
+            }
+        })
+        .collect()
+}
+
+/// `dudect null <runs>`: the A/A measurement behind the threshold's false-positive rate.
+/// Each run measures, on every engine, AES-GCM encryption of 512 random bytes under a
+/// 13-byte IV with both classes drawn alike (no difference to find), exactly as a real
+/// check measures; prints every |t| and how many reached THRESHOLD.
+pub fn null(runs: usize) {
+    let mut all = Vec::new();
+    for run in 0..runs {
+        for e in Engine::supported() {
+            let gcm = AesGcm::with_engine(&[0x3cu8; 16], e).unwrap();
+            let mut buf = vec![0u8; 512];
+            let t = measure(
+                |_, r| random_or_fixed(1, r),
+                |p| {
+                    buf.copy_from_slice(p);
+                    drop(black_box(
+                        gcm.encrypt_in_place_detached(&[1; 13], b"", &mut buf),
+                    ));
+                },
+            );
+            println!("null run {run} {:<8} |t| = {t:.2}", e.name());
+            all.push(t);
+        }
+    }
+    all.sort_by(|a, b| a.total_cmp(b));
+    let over = all.iter().filter(|&&t| t >= THRESHOLD).count();
+    let q = |p: f64| all[((all.len() - 1) as f64 * p) as usize];
+    println!(
+        "null: {} measurements, |t| median {:.2}, 99th percentile {:.2}, max {:.2}; {over} at or over {THRESHOLD}",
+        all.len(),
+        q(0.5),
+        q(0.99),
+        all[all.len() - 1]
+    );
 }
 
 /// Inputs of a tag check's two classes: `good` with byte 0 flipped (class 0) or byte 15.
@@ -145,31 +213,31 @@ pub fn run() -> bool {
         let gcm = AesGcm::with_engine(&key, e).unwrap();
         let siv = AesGcmSiv::with_engine(&key, e).unwrap();
         let mac = Gmac::with_engine(&key, e).unwrap();
-        let random_or_fixed = |class: usize, r: &mut Rng| -> Vec<u8> {
-            (0..512)
-                .map(|_| {
-                    if class == 0 {
-                        (r.next() as u8) & 0
-                    } else {
-                        r.next() as u8
-                    }
-                })
-                .collect()
-        };
         let good_tag = gcm
             .encrypt_in_place_detached(&[2; 12], b"", &mut [0u8; 64])
             .unwrap();
         let good_mac = mac.compute(&[3; 12], &[5u8; 256]).unwrap();
-        // Each check is a closure so that a flagged one can be measured again.
         type Check<'a> = (&'static str, Box<dyn FnMut() -> f64 + 'a>);
         let mut checks: Vec<Check> = vec![
             (
                 "AES-GCM encrypt, fixed vs random plaintext",
-                encrypt_check(&gcm, random_or_fixed),
+                encrypt_check(&gcm, 12, random_or_fixed),
+            ),
+            (
+                "AES-GCM encrypt, 13-byte IV, fixed vs random plaintext",
+                encrypt_check(&gcm, 13, random_or_fixed),
+            ),
+            (
+                "AES-GCM encrypt, fixed vs random 13-byte IV",
+                iv_check(&gcm, 13),
+            ),
+            (
+                "AES-GCM encrypt, fixed vs random 60-byte IV",
+                iv_check(&gcm, 60),
             ),
             (
                 "AES-GCM-SIV encrypt, fixed vs random plaintext",
-                encrypt_check(&siv, random_or_fixed),
+                encrypt_check(&siv, 12, random_or_fixed),
             ),
             (
                 "AES-GCM tag check, mismatch at byte 0 vs byte 15",
@@ -192,23 +260,13 @@ pub fn run() -> bool {
             ),
         ];
         for (name, check) in checks.iter_mut() {
-            // A value over the threshold is measured again: a leak shows in every run,
-            // while a burst of load from another tenant of this shared core (or a compile
-            // running beside the test) moves one run. Flagged only if the confirmation
-            // run exceeds the threshold too; both values are printed.
+            // One run: no confirmation run that could hide a leak (its false-positive
+            // rate is measured by `null`; docs/assurance.md).
             let t = check();
-            let (pass, shown) = if t < THRESHOLD {
-                (true, format!("{t:.2}"))
-            } else {
-                let again = check();
-                (
-                    again < THRESHOLD,
-                    format!("{t:.2}, confirmation run {again:.2}"),
-                )
-            };
+            let pass = t < THRESHOLD;
             ok &= pass;
             println!(
-                "{:<8} {name}: |t| = {shown} {}",
+                "{:<8} {name}: |t| = {t:.2} {}",
                 e.name(),
                 if pass { "ok" } else { "LEAK?" }
             );

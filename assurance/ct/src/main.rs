@@ -1,4 +1,7 @@
-//! `gcmkit-ct-check ct|leaky`: run under valgrind memcheck (see `make ct-check`).
+//! `gcmkit-ct-check ct|leaky|taint|control|dudect` (see `run.sh`, `make ct-check`).
+//!
+//! `taint <engine>` (`taint.rs`) and `control <name> <engine>`: every public entry on one
+//! engine, built with MemorySanitizer (every engine, avx2 and avx512 included).
 //!
 //! `ct`: every algorithm on the engines valgrind can execute (portable; aesni, which is the
 //! width-generic kernel source instantiated at one 128-bit lane), with keys, plaintexts
@@ -7,24 +10,12 @@
 //! memcheck must report it, proving the check can fail.
 
 mod dudect;
+mod mark;
+mod taint;
 
 use gcmkit::AeadMode;
 use gcmkit::{AesGcm, AesGcmSiv, Engine, GcmSiv2015, Gmac};
-
-extern "C" {
-    fn ct_secret(p: *mut u8, n: usize);
-    fn ct_public(p: *mut u8, n: usize);
-}
-
-fn secret(b: &mut [u8]) {
-    // SAFETY: the shim only changes valgrind's shadow state of these bytes.
-    unsafe { ct_secret(b.as_mut_ptr(), b.len()) }
-}
-
-fn public(b: &mut [u8]) {
-    // SAFETY: as above.
-    unsafe { ct_public(b.as_mut_ptr(), b.len()) }
-}
+use mark::{public, secret};
 
 fn check_engine(e: Engine) {
     for len in [0usize, 1, 15, 16, 17, 64, 200, 1000, 5000] {
@@ -158,6 +149,27 @@ fn main() {
             public(&mut r);
             println!("leaky function ran ({})", r[0]);
         }
+        "engines" => {
+            for e in Engine::supported() {
+                println!("{}", e.name());
+            }
+        }
+        "taint" => {
+            let e = engine_arg(2);
+            taint::run(e);
+        }
+        #[cfg(gcmkit_ct_control)]
+        "control" => {
+            let name = std::env::args().nth(2).unwrap_or_default();
+            taint::control(&name, engine_arg(3));
+        }
+        "dudect-null" => {
+            let runs = std::env::args()
+                .nth(2)
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(100);
+            dudect::null(runs);
+        }
         "dudect" => {
             if !dudect::run() {
                 std::process::exit(1);
@@ -168,8 +180,21 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: gcmkit-ct-check ct|leaky|dudect");
+            eprintln!(
+                "usage: gcmkit-ct-check ct|leaky|dudect|taint <engine>|control <name> <engine>"
+            );
             std::process::exit(2);
         }
     }
+}
+
+/// The engine named by argument `i`, which must be supported here.
+fn engine_arg(i: usize) -> Engine {
+    let name = std::env::args().nth(i).unwrap_or_default();
+    let e = Engine::from_name(&name).unwrap_or_else(|err| panic!("engine {name:?}: {err}"));
+    assert!(
+        e.is_supported(),
+        "engine {name} is not supported on this CPU"
+    );
+    e
 }

@@ -97,6 +97,10 @@ pub use derived::xaes::XAes256Gcm;
 #[cfg(feature = "std")]
 pub use engine::cpu_features;
 pub use engine::Engine;
+/// `make ct-check`'s negative controls (built only under `--cfg gcmkit_ct_control`).
+#[cfg(gcmkit_ct_control)]
+#[doc(hidden)]
+pub use secret::control::select as ct_control_select;
 pub use error::Error;
 #[cfg(feature = "std")]
 pub use error::IoError;

@@ -373,7 +373,12 @@ impl Kernels {
 
     /// Fills `key` in place with `count` powers of H from its 16 bytes.
     pub(crate) fn hash_key_into(self, key: &mut HashKey, h: &[u8; 16], count: usize) {
-        key.fill_with(h, count, |e, n, desc| self.fill_powers(e, n, desc))
+        key.fill_with(h, count, |e, n, desc| self.fill_powers(e, n, desc));
+        // make ct-check's negative controls: a deliberate leak of H as this engine's
+        // multiplier left it (a spot every engine's AES-GCM, GMAC, GPRF and SIV path
+        // reaches); compiled only under `--cfg gcmkit_ct_control`.
+        #[cfg(gcmkit_ct_control)]
+        crate::secret::control::leak(key.desc[crate::field::POWERS - 1]);
     }
 
     /// A hash key with `count` powers of H, computed with this engine's multiplier.
