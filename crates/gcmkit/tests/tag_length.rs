@@ -6,10 +6,11 @@
 //! verified for AesGcm and XAes256Gcm (the hidden `AeadMode::open` compared only the
 //! prefix) and DndkGcm panicked.
 
+mod common;
+use common::engines;
 use gcmkit::hazmat::GcmSivPlus;
 use gcmkit::{
-    AeadMode, AesGcm, AesGcmSiv, DndkGcm, Engine, Error, GcmSiv2015, Gmac, IncrementalGmac,
-    XAes256Gcm,
+    AeadMode, AesGcm, AesGcmSiv, DndkGcm, Error, GcmSiv2015, Gmac, IncrementalGmac, XAes256Gcm,
 };
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -84,10 +85,6 @@ fn check_mode<M: AeadMode>(name: &str, m: &M, nonce: &[u8]) {
             );
         }
     }
-}
-
-fn engines() -> Vec<Engine> {
-    Engine::supported().collect()
 }
 
 #[test]

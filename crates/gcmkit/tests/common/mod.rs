@@ -45,3 +45,35 @@ pub fn engines() -> Vec<Engine> {
     }
     found
 }
+
+/// The hardware engines (every engine but portable), for the suites that compare each
+/// with the portable one. Detection is checked by [`engines`], so the list is empty only
+/// on a CPU without the instructions of any hardware engine; there those comparisons
+/// compare nothing. That is said on the terminal (a direct write: libtest captures only
+/// `print!`), and under `CI=true` it is a failure, because CI runs on CPUs with AES
+/// instructions and a CI run that compared no engine must not pass.
+pub fn hardware_engines() -> Vec<Engine> {
+    let hw: Vec<Engine> = engines()
+        .into_iter()
+        .filter(|&e| e != Engine::Portable)
+        .collect();
+    if hw.is_empty() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "CI=true, but this CPU has no hardware engine: every engine-against-portable \
+             comparison would compare nothing"
+        );
+        use std::io::Write;
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        // Once per test binary; best effort: a closed stderr must not fail the test.
+        ONCE.call_once(|| {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "NOTE: no hardware engine on this CPU; the engine-against-portable \
+                 comparisons compare nothing here"
+            );
+        });
+    }
+    hw
+}
