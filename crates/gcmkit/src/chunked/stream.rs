@@ -87,14 +87,22 @@ impl<W: Write> Write for Encryptor<W> {
 /// assert_eq!(plain, b"streamed back out");
 ///
 /// // A modified chunk is an error, with the gcmkit error inside the io::Error.
-/// let mut tampered = sealed.clone();
-/// let last = tampered.len() - 1;
-/// tampered[last] ^= 1;
+/// let long = chunked::encrypt(&key, b"ctx", &[0u8; 20_000])?; // chunk 0 (full) and 1
+/// let mut tampered = long.clone();
+/// tampered[56 + 100] ^= 1; // inside chunk 0
 /// let err = Decryptor::new(&key, b"ctx", tampered.as_slice())?
 ///     .read_to_end(&mut Vec::new())
 ///     .unwrap_err();
 /// let inner = err.get_ref().and_then(|e| e.downcast_ref::<gcmkit::Error>());
-/// assert!(matches!(inner, Some(gcmkit::Error::ModifiedChunk { .. })), "{err}");
+/// assert_eq!(inner, Some(&gcmkit::Error::ModifiedChunk { chunk: 0 }), "{err}");
+///
+/// // Cut inside its last chunk (a truncated download): no final chunk verified.
+/// let err = Decryptor::new(&key, b"ctx", &long[..long.len() - 1])?
+///     .read_to_end(&mut Vec::new())
+///     .unwrap_err();
+/// let inner = err.get_ref().and_then(|e| e.downcast_ref::<gcmkit::Error>());
+/// assert_eq!(inner, Some(&gcmkit::Error::EndsInUnverifiedChunk { chunk: 1 }), "{err}");
+/// assert!(err.to_string().starts_with("truncated"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Decryptor<R: Read> {
