@@ -1,5 +1,4 @@
 use crate::temp::temp_name;
-use crate::walk::euid;
 use crate::*;
 use rustix::fs::{FileType, Mode, OFlags, RenameFlags};
 use std::fs::File;
@@ -60,16 +59,12 @@ fn drain(f: &mut File) -> Vec<u8> {
     }
 }
 
-/// The attacker of these tests: `nobody`. Only root can give files away: without
-/// root the tests that need another user's files say so and skip that part.
-const NOBODY: u32 = 65534;
-
-fn root() -> bool {
-    if euid() != 0 {
-        std::println!("SKIPPED (part): needs root to own files as uid {NOBODY}");
-    }
-    euid() == 0
-}
+/// The attacker of these tests is `nobody`; only root can give files away. `root(name)`
+/// gates the tests that need it: a failure under `CI=true` when not root, else a skip
+/// listed after libtest's summary (see the module).
+#[path = "../tests/common/root_only.rs"]
+mod root_only;
+use root_only::{root, NOBODY};
 
 fn give(p: &Path, uid: u32) {
     std::os::unix::fs::lchown(p, Some(uid), Some(uid)).unwrap();
@@ -160,7 +155,7 @@ fn replace_replaces_atomically_keeping_mode() {
 #[test]
 fn replace_keeps_the_owner_where_the_caller_may() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !root() {
+    if !root("gcmkit-fs tests::replace_keeps_the_owner_where_the_caller_may") {
         return;
     }
     let d = TestDir::new("owner");
@@ -348,7 +343,7 @@ fn registry_cleanup_removes_pending() {
 #[test]
 fn shared_directories_refuse_other_users_links_fifos_and_files() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !root() {
+    if !root("gcmkit-fs tests::shared_directories_refuse_other_users_links_fifos_and_files") {
         return;
     }
     let d = TestDir::new("shared");
@@ -468,7 +463,7 @@ fn a_fifo_swapped_for_a_symlink_after_the_probe_is_still_the_fifo_written() {
 #[test]
 fn the_fifo_symlink_race_is_never_won() {
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !root() {
+    if !root("gcmkit-fs tests::the_fifo_symlink_race_is_never_won") {
         return;
     }
     let d = TestDir::new("race");
