@@ -1,7 +1,8 @@
 //! Issue #27 ("files under attack"), through the CLI: root as the victim, `nobody` (uid
 //! 65534) as the attacker, a 1777 directory standing in for /tmp; closed and /dev/null
-//! standard descriptors; every fatal signal; the smaller findings. Parts that need root to
-//! give files away print why they are skipped when not run as root (CI runs as root).
+//! standard descriptors; every fatal signal; the smaller findings. The tests that need
+//! root to give files away fail when not root under `CI=true` (CI runs them as root), and
+//! elsewhere are listed as skipped after libtest's summary (`root_only`).
 
 mod common;
 use common::{data, gcmkit, interrupted_encrypt, names, run, sh, stderr};
@@ -10,20 +11,15 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const NOBODY: u32 = 65534;
+// The root-only gate, shared with gcmkit-fs's tests: not root, a failure under `CI=true`,
+// else a skip listed after libtest's summary.
+#[path = "../../gcmkit-fs/tests/common/root_only.rs"]
+mod root_only;
+use root_only::{root, NOBODY};
 
 /// A directory with a key `k`, plaintext `pt` of `n` bytes and its encryption `ct`.
 fn setup(name: &str, n: usize) -> common::TestDir {
     common::setup("attack", name, n)
-}
-
-fn root(what: &str) -> bool {
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let r = unsafe { libc::geteuid() } == 0;
-    if !r {
-        println!("SKIPPED {what}: needs root to give files to uid {NOBODY}");
-    }
-    r
 }
 
 fn give(p: &Path) {
@@ -66,7 +62,7 @@ fn drain(f: &mut std::fs::File) -> usize {
 /// is not followed even with --force; another user's FIFO there gets no plaintext.
 #[test]
 fn another_users_link_or_fifo_in_a_shared_directory_is_refused() {
-    if !root("another_users_link_or_fifo_in_a_shared_directory_is_refused") {
+    if !root("attack another_users_link_or_fifo_in_a_shared_directory_is_refused") {
         return;
     }
     let d = setup("shared", 1000);
@@ -127,7 +123,7 @@ fn another_users_link_or_fifo_in_a_shared_directory_is_refused() {
 /// swap at the worst moment).
 #[test]
 fn the_fifo_symlink_swap_race_is_never_won_through_the_cli() {
-    if !root("the_fifo_symlink_swap_race_is_never_won_through_the_cli") {
+    if !root("attack the_fifo_symlink_swap_race_is_never_won_through_the_cli") {
         return;
     }
     let d = setup("race", 1000);
@@ -193,7 +189,7 @@ fn the_fifo_symlink_swap_race_is_never_won_through_the_cli() {
 /// Finding 8: root's --force keeps the owner and mode of the file it replaces.
 #[test]
 fn force_keeps_the_replaced_files_owner_and_mode() {
-    if !root("force_keeps_the_replaced_files_owner_and_mode") {
+    if !root("attack force_keeps_the_replaced_files_owner_and_mode") {
         return;
     }
     let d = setup("owner", 1000);
