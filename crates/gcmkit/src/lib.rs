@@ -97,10 +97,6 @@ pub use derived::xaes::XAes256Gcm;
 #[cfg(feature = "std")]
 pub use engine::cpu_features;
 pub use engine::Engine;
-/// `make ct-check`'s negative controls (built only under `--cfg gcmkit_ct_control`).
-#[cfg(gcmkit_ct_control)]
-#[doc(hidden)]
-pub use secret::control::select as ct_control_select;
 pub use error::Error;
 #[cfg(feature = "std")]
 pub use error::IoError;
@@ -108,6 +104,10 @@ pub use error::IoError;
 pub use gcm::{AadPrefix, GcmDecryptor, GcmEncryptor, IncrementalGmac};
 pub use gcm::{AesGcm, Gmac};
 pub use mode::{AeadMode, Limits};
+/// `make ct-check`'s negative controls (built only under `--cfg gcmkit_ct_control`).
+#[cfg(gcmkit_ct_control)]
+#[doc(hidden)]
+pub use secret::control::select as ct_control_select;
 pub use siv::gcm_siv_2015::{GcmSiv2015, GcmSiv2015Variant};
 pub use siv::AesGcmSiv;
 pub use tag::{Tag, MAX_TAG_LEN};
