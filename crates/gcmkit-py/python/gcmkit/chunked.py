@@ -290,7 +290,30 @@ class ChunkedReader(io.RawIOBase):
         super().close()
 
 
-class ChunkedWriter(io.RawIOBase):
+class _DiscardsUnlessFinished:
+    """For writers of streams that must never look complete unless they are: leaving a
+    ``with`` block by an exception, or being garbage-collected unclosed, throws the stream
+    away (``_throw_away``) instead of committing it (``io.IOBase``'s ``__exit__`` and
+    ``__del__`` would close, i.e. commit). Goes before the ``io`` base class."""
+
+    def _throw_away(self):
+        raise NotImplementedError
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self._throw_away()
+        return False
+
+    def __del__(self):
+        try:
+            self._throw_away()
+        except Exception:  # noqa: BLE001 - nothing may escape a finalizer
+            pass
+
+
+class ChunkedWriter(_DiscardsUnlessFinished, io.RawIOBase):
     """Encrypting writer; the destination appears only when an explicit ``close()`` ending
     the stream succeeds (see the module docstring for what discards it instead)."""
 
@@ -345,20 +368,8 @@ class ChunkedWriter(io.RawIOBase):
             super().close()
             self._unhold()
 
-    def __exit__(self, exc_type, exc, tb):
-        # A truncated stream must never look complete: an exception aborts.
-        if exc_type is None:
-            self.close()
-        else:
-            self.abort()
-        return False
-
-    def __del__(self):
-        # Garbage-collected unclosed: abort (io.IOBase's __del__ would close, i.e. commit).
-        try:
-            self.abort()
-        except Exception:  # noqa: BLE001 - nothing may escape a finalizer
-            pass
+    def _throw_away(self):
+        self.abort()
 
 
 def open(path, mode, key, context=b""):  # noqa: A001 - mirrors builtins.open

@@ -100,7 +100,7 @@ from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
 
 import gcmkit
 from gcmkit import chunked
-from gcmkit.chunked import CHUNK, HEADER, RangeDecryptor, _interrupted, _read_chunks, _read_exact
+from gcmkit.chunked import CHUNK, HEADER, RangeDecryptor, _DiscardsUnlessFinished, _interrupted, _read_chunks, _read_exact
 from gcmkit.cobblestone import Cobblestone128Encryptor, Cobblestone256Encryptor
 
 __all__ = ["CobblestoneFileSystem", "CobblestoneFile", "CobblestoneWriter", "plaintext_size"]
@@ -501,7 +501,7 @@ class _StagedSink:
             pass
 
 
-class CobblestoneWriter(io.RawIOBase):
+class CobblestoneWriter(_DiscardsUnlessFinished, io.RawIOBase):
     """A Cobblestone file being written: encrypts as it goes; an explicit ``close()`` of a
     stream written to its end commits it, and every other ending discards it (see the
     module docstring for each path)."""
@@ -615,22 +615,11 @@ class CobblestoneWriter(io.RawIOBase):
         # wrap when they are finalized, just before their close() closes it.
         self._abandoned = True
 
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self.discard()
-        else:
-            self.close()
-        return False
-
-    def __del__(self):
-        # Garbage-collected: never a commit (io.IOBase's __del__ would close, i.e. commit).
-        try:
-            self.discard()
-        except Exception:  # noqa: BLE001 - nothing may escape a finalizer
-            pass
+    def _throw_away(self):
+        self.discard()
 
 
-class _CompressedWriter(io.BufferedIOBase):
+class _CompressedWriter(_DiscardsUnlessFinished, io.BufferedIOBase):
     """A compressor (``compression=``) over a writer: its close() ends the compressed
     stream and then closes the writer (a compressor never closes the file it writes into,
     which would leave the writer to the garbage collector, which discards)."""
@@ -678,15 +667,5 @@ class _CompressedWriter(io.BufferedIOBase):
     def _dealloc_warn(self, source):
         self._writer._dealloc_warn(source)
 
-    def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None:
-            self.discard()
-        else:
-            self.close()
-        return False
-
-    def __del__(self):
-        try:
-            self.discard()
-        except Exception:  # noqa: BLE001 - nothing may escape a finalizer
-            pass
+    def _throw_away(self):
+        self.discard()
