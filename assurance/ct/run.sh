@@ -50,6 +50,21 @@ MBIN=$ROOT/target/msan/$TARGET/ct/gcmkit-ct-check
 export MSAN_OPTIONS="exitcode=$MSAN_EXIT:halt_on_error=1"
 mapfile -t ENGINES < <("$MBIN" engines)
 echo "engines on this CPU: ${ENGINES[*]}"
+# A missed detection must not shrink the check: every engine whose instructions
+# /proc/cpuinfo lists must be in that list (the rule of crates/gcmkit/tests/common's
+# engines()).
+if [ "$(uname -m)" = x86_64 ]; then
+    flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+    has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
+    want=(portable)
+    has aes pclmulqdq sse2 ssse3 sse4_1 && want+=(aesni)
+    has aes pclmulqdq sse2 ssse3 sse4_1 avx avx2 vaes vpclmulqdq && want+=(avx2)
+    has aes pclmulqdq sse2 ssse3 sse4_1 avx avx2 vaes vpclmulqdq avx512f avx512bw avx512vl && want+=(avx512)
+    for w in "${want[@]}"; do
+        [[ " ${ENGINES[*]} " == *" $w "* ]] ||
+            { echo "FAIL: the CPU has $w's instructions but the harness did not detect $w"; exit 1; }
+    done
+fi
 missing=0
 for e in "${ENGINES[@]}"; do
     set +e
