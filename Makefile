@@ -141,8 +141,8 @@ release-checks:
 	$(CARGO) build -q --release $(RELEASE_CHECKS)
 	target/release/gcmkit-stack-check
 	target/release/gcmkit-speed-guard
-	$(CARGO) test -q --profile test --all-features --test derived_keys -- --ignored --exact xaes_accumulated_1000000 2>&1 | \
-		tee /dev/stderr | grep -c "^test result: ok. 1 passed" >/dev/null
+	scripts/must-print.sh "^test result: ok. 1 passed" \
+		$(CARGO) test -q --profile test --all-features --test derived_keys -- --ignored --exact xaes_accumulated_1000000
 
 ## Machine code per engine and entry point in the release CLI, and the largest stack frame
 ## per engine in release and debug (scripts/code-size.py; v0 symbol names, so that a
@@ -171,8 +171,8 @@ test-rustls:
 	cd crates/gcmkit-rustls && $(CARGO) run -q --profile test --example speed_guard
 	@command -v cc >/dev/null || scripts/apt-install.sh gcc || \
 		{ echo "test-rustls: aws-lc-rs needs a C compiler (apt-get install gcc failed)"; exit 1; }
-	cd crates/gcmkit-rustls && $(CARGO) test --features aws-lc-rs --test handshake -- --exact $(AWS_LC_TEST) 2>&1 | \
-		tee /dev/stderr | grep -c "^test $(AWS_LC_TEST) ... ok$$" >/dev/null
+	cd crates/gcmkit-rustls && ../../scripts/must-print.sh "^test $(AWS_LC_TEST) ... ok$$" \
+		$(CARGO) test --features aws-lc-rs --test handshake -- --exact $(AWS_LC_TEST)
 
 ## aarch64 under qemu-user: the library's suites on the armv8 and portable engines, and
 ## the CLI (info, selftest, vectors, a file each way). Installs qemu and the cross toolchain.
