@@ -40,11 +40,22 @@ pub enum KeyFormatError {
     /// More than one line that is neither blank nor a comment.
     ExtraLines,
     /// The key line holds `found`, not a hex digit, at character `position` (from 1).
-    NotHex { found: char, position: usize },
+    NotHex {
+        /// The character that is not a hex digit.
+        found: char,
+        /// Its position in the key line, from 1.
+        position: usize,
+    },
     /// An odd number of hex digits.
-    OddDigits { digits: usize },
+    OddDigits {
+        /// How many hex digits the key line holds.
+        digits: usize,
+    },
     /// An even number of hex digits, but not 32 or 64.
-    WrongLength { digits: usize },
+    WrongLength {
+        /// How many hex digits the key line holds.
+        digits: usize,
+    },
 }
 
 impl fmt::Display for KeyFormatError {
@@ -96,10 +107,17 @@ impl std::error::Error for KeyFormatError {}
 #[non_exhaustive]
 pub enum KeyFileError {
     /// Opening or reading the file failed.
-    Io { path: PathBuf, error: io::Error },
+    Io {
+        /// The key file.
+        path: PathBuf,
+        /// The OS's error.
+        error: io::Error,
+    },
     /// The file was read, and is not a key file.
     Format {
+        /// The key file.
         path: PathBuf,
+        /// What is wrong with its text.
         problem: KeyFormatError,
     },
 }

@@ -175,7 +175,7 @@ pub fn floors() -> Result<Vec<Row>, String> {
 const SOURCES: &str = "cpgome";
 
 /// The measured ratios. Sources:
-/// - `c`: docs/perf/cycles-<cpu>.md (`make bench-cycles`, release build), the peer's
+/// - `c`: `docs/perf/cycles-<cpu>.md` (`make bench-cycles`, release build), the peer's
 ///   cycles over gcmkit's, AES-128-GCM / AES-256-GCM-SIV encryption in place;
 /// - `p`: docs/perf/portable.md (`make bench-portable`, release, RustCrypto soft);
 /// - `g`: this guard, the lowest of its runs on that CPU (docs/tuning.md's measurement log
