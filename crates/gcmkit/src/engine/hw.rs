@@ -1,6 +1,6 @@
 //! One hardware engine from one feature table: its token, its detection and its kernels.
 //!
-//! `hw_engine!(name, detect_macro, [features], Vector, N, MAXW $(, implies [names])?)`
+//! `hw_engine!(name, detect_macro, [features], Vector, N, MAXW, LEAN_N $(, implies [names])?)`
 //! generates module `name` with `FEATURES`, `feature_states()`, the token type `Cpu` and
 //! its only constructor `detect()` (the architecture's `is_*_feature_detected!` over the
 //! same list), and the kernels instantiated for `Vector` inside functions compiled with
@@ -37,7 +37,7 @@ pub(crate) const fn includes(sup: &[&str], sub: &[&str]) -> bool {
 }
 
 macro_rules! hw_engine {
-    ($name:ident, $detect:ident, [$($feat:tt),+], $v:ty, $n:literal, $maxw:literal
+    ($name:ident, $detect:ident, [$($feat:tt),+], $v:ty, $n:literal, $maxw:literal, $lean:literal
      $(, implies [$($sub:ident),+])?) => {
         pub(crate) mod $name {
             #[allow(unused_imports)]
@@ -85,14 +85,15 @@ macro_rules! hw_engine {
                 std::vec![$(($feat, std::arch::$detect!($feat))),+]
             }
 
-            crate::engine::hw::entry_points!([$($feat),+], $v, $n, $maxw);
+            crate::engine::hw::entry_points!([$($feat),+], $v, $n, $maxw, $lean);
         }
     };
 }
 pub(crate) use hw_engine;
 
 /// Instantiates every kernel of `engine::interface::kernel_list!` for one backend: vector
-/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction,
+/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction, `$lean`
+/// vectors per batch of the one-body AES-GCM (`kernels::gcm_lean`),
 /// compiled with the target features `$feat` (the backend's feature table, the same list
 /// run-time detection checks).
 ///
@@ -102,9 +103,11 @@ pub(crate) use hw_engine;
 /// safe call of it on the token. The token `cpu` (made only by `detect()`, `hw_engine!`)
 /// is the SAFETY argument of that one `unsafe` call.
 macro_rules! entry_points {
-    ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal) => {
+    ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal, $lean:literal) => {
         /// This engine's vector type, as the kernel list names it.
         type V = $v;
+        /// Vectors per batch of the one-body AES-GCM (`kernels::gcm_lean`).
+        const LEAN_N: usize = $lean;
         /// Vectors per AES batch.
         const N: usize = $n;
         /// Blocks per GHASH reduction, at most.

@@ -15,8 +15,9 @@
 //! Attributes before the brackets go on the method, the entry point and its safe call
 //! alike; attributes inside the brackets (`[method #[inline(always)]]`) on the `Kernels`
 //! method only (an entry point with `#[target_feature]` cannot be `inline(always)`).
-//! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch)
-//! and `MAXW` (blocks per GHASH reduction), which each entry-point module defines. An
+//! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch),
+//! `MAXW` (blocks per GHASH reduction) and `LEAN_N` (vectors per batch of
+//! `kernels::gcm_lean`), which each entry-point module defines. An
 //! empty portable arm (`portable {}`) marks a kernel only the hardware engines have: its
 //! method returns `Option<Ret>`, `None` on the portable engine.
 
@@ -116,6 +117,22 @@ macro_rules! kernel_list {
             /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
             [gcm_mid_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
+                portable {};
+            /// One-body AES-GCM (`kernels::gcm_lean`): absorbs AAD into the GHASH value.
+            [gcm_lean_aad_kernel] fn gcm_lean_aad(key: &crate::field::HashKey, acc: &mut u128, aad: &[u8]) -> ()
+                = crate::engine::kernels::gcm_lean::aad::<V, LEAN_N>,
+                portable {};
+            /// One-body AES-GCM: encrypts from the counter block `ctr`, hashing the output.
+            [gcm_lean_seal_kernel] fn gcm_lean_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
+                = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, false>,
+                portable {};
+            /// One-body AES-GCM: decrypts from the counter block `ctr`, hashing the input.
+            [gcm_lean_open_kernel] fn gcm_lean_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
+                = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, true>,
+                portable {};
+            /// One-body AES-GCM: the length block and E(K, Y0) into the full tag.
+            [gcm_lean_finish_kernel] fn gcm_lean_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]
+                = crate::engine::kernels::gcm_lean::finish::<V>,
                 portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>

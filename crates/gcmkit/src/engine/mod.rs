@@ -65,7 +65,7 @@ pub(crate) mod x86;
 pub(crate) use hw::hw_engine;
 pub(crate) use round_one::RoundOne;
 pub use types::Data;
-pub(crate) use types::{Block16, Counter, CtrStart, Hash, Siv2015Keys, SmallStart, Y0};
+pub(crate) use types::{Block16, Counter, CtrStart, Hash, Io, Siv2015Keys, SmallStart, Y0};
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
@@ -467,6 +467,50 @@ impl Kernels {
         } else {
             self.gcm_small_seal_kernel(keys, h, y0, aad, data.reborrow())
         }
+    }
+
+    /// Whether this engine runs whole AES-GCM messages on the one-body kernels
+    /// (`kernels::gcm_lean`, #75: avx512 first, the others once measured).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn uses_gcm_lean(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if matches!(self, Kernels::Avx512(_)) {
+            return true;
+        }
+        false
+    }
+
+    /// Whole AES-GCM (the tag before truncation) on the one-body kernels: the AAD, the
+    /// data from the block after Y0 (in place or not), then the length block and E(K, Y0).
+    /// `None` on the portable engine, or if `h` holds fewer powers than the kernels read
+    /// for these lengths (a key derived for a shorter message).
+    pub(crate) fn gcm_lean(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        y0: &[u8; 16],
+        aad: &[u8],
+        data: Data<'_>,
+        decrypt: bool,
+    ) -> Option<[u8; 16]> {
+        let len = data.len();
+        // The widest batch is 16 blocks; a call reads at most that many powers, and no
+        // more than the blocks of its longer input (at least H^1, for the length block).
+        let need = aad.len().div_ceil(16).max(len.div_ceil(16)).clamp(1, 16);
+        if h.count < need {
+            return None;
+        }
+        let mut acc = 0u128;
+        if !aad.is_empty() {
+            self.gcm_lean_aad_kernel(h, &mut acc, aad)?;
+        }
+        let mut ctr = Counter::Be32.add(y0, 1);
+        if decrypt {
+            self.gcm_lean_open_kernel(keys, h, &mut ctr, &mut acc, data)?;
+        } else {
+            self.gcm_lean_seal_kernel(keys, h, &mut ctr, &mut acc, data)?;
+        }
+        self.gcm_lean_finish_kernel(keys, h, y0, acc, aad.len(), len)
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in

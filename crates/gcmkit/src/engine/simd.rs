@@ -128,6 +128,23 @@ pub(crate) trait Simd: Copy {
         crate::secret::wipe::wipe_bytes(&mut b);
         v
     }
+    /// The elements of `src` (fewer than `LANES`), one per lane, the lanes past them zero;
+    /// nothing past `src` is read (the powers of H for a message's last partial vector).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn load_elems_partial(cpu: Self::Cpu, src: &[u128]) -> Self {
+        // SAFETY: the bytes of `src`'s elements: `u128` has no padding, so all 16·len
+        // bytes are initialised, and they live as long as `src`.
+        let bytes =
+            unsafe { core::slice::from_raw_parts(src.as_ptr().cast::<u8>(), 16 * src.len()) };
+        Self::load_partial(cpu, bytes)
+    }
+    /// The first `n` (< 16·LANES) bytes of the vector, the rest zero. The default masks
+    /// with a partial load of ones; a backend with byte masks overrides it.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn keep_bytes(self, n: usize) -> Self {
+        static ONES: [u8; 64] = [0xff; 64];
+        self.and(Self::load_partial(self.cpu(), &ONES[..n]))
+    }
     /// Stores the first `dst.len()` < 16·LANES bytes of the vector (nothing past `dst`).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {

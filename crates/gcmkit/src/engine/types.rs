@@ -219,6 +219,100 @@ impl<'a> Block16<'a> {
     }
 }
 
+/// The data of a pass as two pointers and a length, for a kernel that reads and writes
+/// it vector by vector in one body whether in place or not: in place the two pointers are
+/// one, so each vector is read before its output is written over it; otherwise the
+/// destination is disjoint from the source (two slices, one `&mut`). No copy, no branch on
+/// the shape per access. Built from a [`Data`] and borrowing it, so the pointers are valid
+/// for `len` bytes for as long as it lives; every access is checked against `len`.
+pub(crate) struct Io<'a> {
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    _data: core::marker::PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Io<'a> {
+    /// `data`'s two sides (a `Copy` pair of unequal lengths cut to the shorter, as
+    /// [`Data::len`]).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn new(data: Data<'a>) -> Self {
+        let len = data.len();
+        let (src, dst): (*const u8, *mut u8) = match data {
+            Data::InPlace(b) => {
+                // Both from one raw pointer: the reads and writes of one buffer.
+                let p = b.as_mut_ptr();
+                (p, p)
+            }
+            Data::Copy(s, d) => (s.as_ptr(), d.as_mut_ptr()),
+        };
+        Io {
+            src,
+            dst,
+            len,
+            _data: core::marker::PhantomData,
+        }
+    }
+
+    /// Bytes in the pass.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Panics (an internal error: kernels index whole vectors within the length) unless
+    /// `n` bytes from `at` are within the pass.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn check(&self, at: usize, n: usize) {
+        assert!(
+            at <= self.len && n <= self.len - at,
+            "Io: access past the data"
+        );
+    }
+
+    /// The whole vector of source bytes at `at`.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn load<V: super::simd::Simd>(&self, cpu: V::Cpu, at: usize) -> V {
+        self.check(at, 16 * V::LANES);
+        // SAFETY: `src` is valid for reads of `len` bytes while `self` lives (`new`), and
+        // `at..at + 16·LANES` is within them (checked above).
+        unsafe { V::load_ptr(cpu, self.src.add(at)) }
+    }
+
+    /// Writes a whole vector of output at `at` (after every read of those bytes: in
+    /// place, they are the input's).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn store<V: super::simd::Simd>(&mut self, at: usize, v: V) {
+        self.check(at, 16 * V::LANES);
+        // SAFETY: `dst` is valid for writes of `len` bytes while `self` lives, borrowed
+        // mutably from the `Data` (`new`); `at..at + 16·LANES` is within them (checked
+        // above).
+        unsafe { v.store_ptr(self.dst.add(at)) }
+    }
+
+    /// The source bytes from `at` to the end (fewer than a vector's), the rest of the
+    /// vector zero; nothing past the end is read.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn load_tail<V: super::simd::Simd>(&self, cpu: V::Cpu, at: usize) -> V {
+        self.check(at, 0);
+        // SAFETY: `at..len` lies within the source (checked above), valid for reads while
+        // `self` lives; the shared slice ends before any write through `dst` (in place, the
+        // same bytes) since it dies with this call.
+        let s = unsafe { core::slice::from_raw_parts(self.src.add(at), self.len - at) };
+        V::load_partial(cpu, s)
+    }
+
+    /// Writes the vector's first bytes from `at` to the end (fewer than a vector's).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn store_tail<V: super::simd::Simd>(&mut self, at: usize, v: V) {
+        self.check(at, 0);
+        // SAFETY: `at..len` lies within the destination (checked above), valid for writes
+        // while `self` lives and borrowed mutably (`new`); no other reference to it is live.
+        let d = unsafe { core::slice::from_raw_parts_mut(self.dst.add(at), self.len - at) };
+        v.store_partial(d)
+    }
+}
+
 /// Where a counter-mode pass starts: how the counter advances, and its first block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CtrStart {

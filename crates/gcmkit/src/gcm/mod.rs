@@ -246,6 +246,15 @@ impl GcmKey {
         decrypt: bool,
     ) -> Option<[u8; 16]> {
         let iv = <&[u8; 12]>::try_from(iv).ok()?;
+        if self.engine.uses_gcm_lean() {
+            // The one-body kernels take every length: the limits are checked here (the
+            // general path reports a failure).
+            Self::check_lengths(aad.len(), data.len()).ok()?;
+            let y0 = crate::spec::gcm::iv96_block(iv, 1);
+            return self
+                .engine
+                .gcm_lean(&self.aes, &self.h, &y0, aad, data.reborrow(), decrypt);
+        }
         self.engine
             .gcm_small(&self.aes, &self.h, SmallStart::Iv96(iv), aad, data, decrypt)
     }
@@ -315,6 +324,14 @@ impl GcmKey {
         mut data: Data<'_>,
         decrypt: bool,
     ) -> [u8; 16] {
+        if self.engine.uses_gcm_lean() {
+            let t = self
+                .engine
+                .gcm_lean(&self.aes, &self.h, y0, aad, data.reborrow(), decrypt);
+            if let Some(t) = t {
+                return t;
+            }
+        }
         if let Some(t) = self.engine.gcm_small(
             &self.aes,
             &self.h,

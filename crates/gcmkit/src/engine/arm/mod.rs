@@ -29,6 +29,7 @@ crate::engine::hw_engine!(
     ["neon", "aes"],
     Neon,
     8,
+    8,
     8
 );
 

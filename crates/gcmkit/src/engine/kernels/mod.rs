@@ -66,6 +66,7 @@ pub(crate) mod ctr;
 pub(crate) mod gather;
 pub(crate) mod gcm;
 pub(crate) mod gcm_few;
+pub(crate) mod gcm_lean;
 pub(crate) mod gcm_mid;
 pub(crate) mod gcm_one;
 pub(crate) mod ghash;

@@ -317,6 +317,15 @@ impl Simd for Zmm {
         )
     }
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn keep_bytes(self, n: usize) -> Self {
+        debug_assert!(n < 64);
+        // SAFETY: `self` carries the avx512 token (AVX-512BW detected); register only.
+        Zmm(
+            unsafe { _mm512_maskz_mov_epi8(byte_mask(n), self.0) },
+            self.1,
+        )
+    }
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {
         debug_assert!(dst.len() < 64);
         // SAFETY: as `load_partial`: at most `dst.len()` bytes are written, all in `dst`.
