@@ -119,18 +119,30 @@ macro_rules! kernel_list {
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
                 portable {};
             /// One-body AES-GCM (`kernels::gcm_lean`): absorbs AAD into the GHASH value.
+            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
             [gcm_lean_aad_kernel] fn gcm_lean_aad(key: &crate::field::HashKey, acc: &mut u128, aad: &[u8]) -> ()
                 = crate::engine::kernels::gcm_lean::aad::<V, LEAN_N>,
                 portable {};
             /// One-body AES-GCM: encrypts from the counter block `ctr`, hashing the output.
+            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
             [gcm_lean_seal_kernel] fn gcm_lean_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
                 = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, false>,
                 portable {};
             /// One-body AES-GCM: decrypts from the counter block `ctr`, hashing the input.
+            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
             [gcm_lean_open_kernel] fn gcm_lean_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
                 = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, true>,
                 portable {};
+            /// One-body AES-GCM: whole encryption from Y0 (little-endian integer), the tag.
+            [gcm_lean_seal_whole_kernel] fn gcm_lean_seal_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, false>,
+                portable {};
+            /// One-body AES-GCM: whole decryption from Y0, the tag of the ciphertext.
+            [gcm_lean_open_whole_kernel] fn gcm_lean_open_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, true>,
+                portable {};
             /// One-body AES-GCM: the length block and E(K, Y0) into the full tag.
+            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
             [gcm_lean_finish_kernel] fn gcm_lean_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::finish::<V>,
                 portable {};

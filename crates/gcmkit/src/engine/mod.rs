@@ -480,8 +480,9 @@ impl Kernels {
         false
     }
 
-    /// Whole AES-GCM (the tag before truncation) on the one-body kernels: the AAD, the
-    /// data from the block after Y0 (in place or not), then the length block and E(K, Y0).
+    /// Whole AES-GCM (the tag before truncation) on the one-body kernels in one call: the
+    /// AAD, the data from the block after Y0 (in place or not) with the length block, and
+    /// E(K, Y0).
     /// `None` on the portable engine, or if `h` holds fewer powers than the kernels read
     /// for these lengths (a key derived for a shorter message).
     pub(crate) fn gcm_lean(
@@ -495,22 +496,17 @@ impl Kernels {
     ) -> Option<[u8; 16]> {
         let len = data.len();
         // The widest batch is 16 blocks; a call reads at most that many powers, and no
-        // more than the blocks of its longer input (at least H^1, for the length block).
-        let need = aad.len().div_ceil(16).max(len.div_ceil(16)).clamp(1, 16);
+        // more than the blocks of its longer input and the length block.
+        let need = (aad.len().div_ceil(16).max(len.div_ceil(16)) + 1).min(16);
         if h.count < need {
             return None;
         }
-        let mut acc = 0u128;
-        if !aad.is_empty() {
-            self.gcm_lean_aad_kernel(h, &mut acc, aad)?;
-        }
-        let mut ctr = Counter::Be32.add(y0, 1);
+        let y0 = u128::from_le_bytes(*y0);
         if decrypt {
-            self.gcm_lean_open_kernel(keys, h, &mut ctr, &mut acc, data)?;
+            self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data)
         } else {
-            self.gcm_lean_seal_kernel(keys, h, &mut ctr, &mut acc, data)?;
+            self.gcm_lean_seal_whole_kernel(keys, h, y0, aad, data)
         }
-        self.gcm_lean_finish_kernel(keys, h, y0, acc, aad.len(), len)
     }
 
     /// Whether this engine runs an AES-GCM-SIV message of these lengths in
