@@ -108,6 +108,8 @@ macro_rules! entry_points {
         type V = $v;
         /// Vectors per batch of the one-body AES-GCM (`kernels::gcm_lean`).
         const LEAN_N: usize = $lean;
+        /// Blocks per batch of the one-body AES-GCM: the most powers of H it reads.
+        pub(crate) const LEAN_BLOCKS: usize = LEAN_N * <V as crate::engine::simd::Simd>::LANES;
         /// Vectors per AES batch.
         const N: usize = $n;
         /// Blocks per GHASH reduction, at most.
@@ -146,6 +148,7 @@ macro_rules! entry_points {
             pub(crate) use super::BATCH_BLOCKS;
             pub(crate) use super::SIV_TINY_BLOCKS;
             pub(crate) use super::GCM_MID_BLOCKS;
+            pub(crate) use super::LEAN_BLOCKS;
             #[cfg(feature = "alloc")]
             pub(crate) use super::ROUND_ONE;
             $(

@@ -480,6 +480,12 @@ impl Kernels {
         false
     }
 
+    /// Blocks per batch of the one-body AES-GCM kernels (the most powers of H a call
+    /// reads; 0 on the portable engine).
+    pub(crate) fn lean_blocks(self) -> usize {
+        dispatch!(self, 0, |m, _| m::LEAN_BLOCKS)
+    }
+
     /// Whole AES-GCM (the tag before truncation) on the one-body kernels in one call: the
     /// AAD, the data from the block after Y0 (in place or not) with the length block, and
     /// E(K, Y0).
@@ -495,9 +501,9 @@ impl Kernels {
         decrypt: bool,
     ) -> Option<[u8; 16]> {
         let len = data.len();
-        // The widest batch is 16 blocks; a call reads at most that many powers, and no
-        // more than the blocks of its longer input and the length block.
-        let need = (aad.len().div_ceil(16).max(len.div_ceil(16)) + 1).min(16);
+        // A call reads at most a batch's powers, and no more than the blocks of its
+        // longer input and the length block.
+        let need = (aad.len().div_ceil(16).max(len.div_ceil(16)) + 1).min(self.lean_blocks());
         if h.count < need {
             return None;
         }

@@ -255,6 +255,28 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
     *ctr = crate::engine::Counter::Be32.add(ctr, blocks as u32);
 }
 
+/// Largest AAD and largest data, in bytes, of a message [`message`] runs on the
+/// engine's single-block vectors.
+const SHORT: usize = 32;
+
+/// Whole AES-GCM from Y0 (see [`whole`]): a message of at most [`SHORT`] bytes of AAD and
+/// of data on the single-block vectors, one block at a time (no batch loop, no lanes to
+/// fold: each step's latency is a single block's), any other on `V`.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn message<V: Simd, const N: usize, const DECRYPT: bool>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: u128,
+    aad: &[u8],
+    data: Data<'_>,
+) -> [u8; 16] {
+    if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
+        return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data);
+    }
+    whole::<V, N, DECRYPT>(cpu, rk, key, y0, aad, data)
+}
+
 /// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
 /// from the block after Y0 with the length block hashed in the same final reduction,
 /// E(K, Y0) beside them. Returns the full tag.
@@ -310,7 +332,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
     let vb = 16 * V::LANES;
     let batch = N * vb;
     let mut at = 0;
-    if len >= batch {
+    if N > 0 && len >= batch {
         let pw = batch_powers::<V, N>(cpu, key);
         // Encryption: the previous batch's ciphertext, as field elements.
         let mut pending = [V::zero(cpu); N];
@@ -432,7 +454,7 @@ fn hash<V: Simd, const N: usize>(
     let vb = 16 * V::LANES;
     let batch = N * vb;
     let mut at = 0;
-    if len >= batch {
+    if N > 0 && len >= batch {
         let pw = batch_powers::<V, N>(cpu, key);
         while len - at >= batch {
             let mut sums = Sums::<V>::zero(cpu);
@@ -573,7 +595,7 @@ mod tests {
                         let mut y0: [u8; 16] = bytes(16, seed).try_into().unwrap();
                         // Every fourth message starts its counter a few blocks before the
                         // 32-bit wrap.
-                        if seed % 4 == 0 {
+                        if seed.is_multiple_of(4) {
                             y0[12..]
                                 .copy_from_slice(&(u32::MAX - (seed % 40) as u32).to_be_bytes());
                         }
@@ -657,6 +679,33 @@ mod tests {
                 }
                 let tag = k.gcm_lean_finish_kernel(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
                 assert_eq!((tag, &ct), (want, &one), "{k:?} pieces of {cut}");
+                // Decryption in the same pieces, out of place: the plaintext back and the
+                // same tag (GHASH over the ciphertext input).
+                let mut acc = 0u128;
+                for piece in aad.chunks(cut) {
+                    k.gcm_lean_aad_kernel(&key.h, &mut acc, piece).unwrap();
+                    if piece.len() % 16 != 0 {
+                        break;
+                    }
+                }
+                let mut ctr = Counter::Be32.add(&y0, 1);
+                let mut back = vec![0u8; pt.len()];
+                for (src, dst) in one.chunks(cut).zip(back.chunks_mut(cut)) {
+                    k.gcm_lean_open_kernel(
+                        &key.aes,
+                        &key.h,
+                        &mut ctr,
+                        &mut acc,
+                        Data::Copy(src, dst),
+                    )
+                    .unwrap();
+                }
+                let tag = k.gcm_lean_finish_kernel(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
+                assert_eq!(
+                    (tag, &back),
+                    (want, &pt),
+                    "{k:?} decrypted in pieces of {cut}"
+                );
             }
         }
     }
@@ -677,7 +726,7 @@ mod tests {
                 let mut ct = bytes(len, 12);
                 let tag = k.gcm_lean(&key.aes, &key.h, &y0, b"", Data::InPlace(&mut ct), false);
                 // The data's blocks and the length block, at most a batch.
-                if powers >= (len.div_ceil(16) + 1).min(16) {
+                if powers >= (len.div_ceil(16) + 1).min(k.lean_blocks()) {
                     assert_eq!(
                         (tag, &ct),
                         (Some(want_tag), &want),
