@@ -495,7 +495,7 @@ impl Kernels {
         self,
         keys: &RoundKeys,
         h: &HashKey,
-        y0: &[u8; 16],
+        y0: u128,
         aad: &[u8],
         data: Data<'_>,
         decrypt: bool,
@@ -507,7 +507,6 @@ impl Kernels {
         if h.count < need {
             return None;
         }
-        let y0 = u128::from_le_bytes(*y0);
         if decrypt {
             self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data)
         } else {

@@ -250,10 +250,14 @@ impl GcmKey {
             // The one-body kernels take every length: the limits are checked here (the
             // general path reports a failure).
             Self::check_lengths(aad.len(), data.len()).ok()?;
-            let y0 = crate::spec::gcm::iv96_block(iv, 1);
-            return self
-                .engine
-                .gcm_lean(&self.aes, &self.h, &y0, aad, data.reborrow(), decrypt);
+            return self.engine.gcm_lean(
+                &self.aes,
+                &self.h,
+                crate::spec::gcm::iv96_y0_le(iv),
+                aad,
+                data.reborrow(),
+                decrypt,
+            );
         }
         self.engine
             .gcm_small(&self.aes, &self.h, SmallStart::Iv96(iv), aad, data, decrypt)
@@ -325,9 +329,14 @@ impl GcmKey {
         decrypt: bool,
     ) -> [u8; 16] {
         if self.engine.uses_gcm_lean() {
-            let t = self
-                .engine
-                .gcm_lean(&self.aes, &self.h, y0, aad, data.reborrow(), decrypt);
+            let t = self.engine.gcm_lean(
+                &self.aes,
+                &self.h,
+                u128::from_le_bytes(*y0),
+                aad,
+                data.reborrow(),
+                decrypt,
+            );
             if let Some(t) = t {
                 return t;
             }

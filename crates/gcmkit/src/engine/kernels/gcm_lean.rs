@@ -609,8 +609,14 @@ mod tests {
                         assert_eq!(old, want);
                         // Encrypt in place and into a separate buffer.
                         let mut ct = pt.clone();
-                        let tag =
-                            k.gcm_lean(&key.aes, &key.h, &y0, &aad, Data::InPlace(&mut ct), false);
+                        let tag = k.gcm_lean(
+                            &key.aes,
+                            &key.h,
+                            u128::from_le_bytes(y0),
+                            &aad,
+                            Data::InPlace(&mut ct),
+                            false,
+                        );
                         assert_eq!(
                             tag,
                             Some(want_tag),
@@ -622,20 +628,26 @@ mod tests {
                         let tag = k.gcm_lean(
                             &key.aes,
                             &key.h,
-                            &y0,
+                            u128::from_le_bytes(y0),
                             &aad,
                             Data::Copy(&pt, &mut out),
                             false,
                         );
                         assert_eq!((tag, &out), (Some(want_tag), &want));
                         // Decrypt both ways: the plaintext back, the same tag.
-                        let tag =
-                            k.gcm_lean(&key.aes, &key.h, &y0, &aad, Data::InPlace(&mut ct), true);
+                        let tag = k.gcm_lean(
+                            &key.aes,
+                            &key.h,
+                            u128::from_le_bytes(y0),
+                            &aad,
+                            Data::InPlace(&mut ct),
+                            true,
+                        );
                         assert_eq!((tag, &ct), (Some(want_tag), &pt));
                         let tag = k.gcm_lean(
                             &key.aes,
                             &key.h,
-                            &y0,
+                            u128::from_le_bytes(y0),
                             &aad,
                             Data::Copy(&want, &mut out),
                             true,
@@ -656,7 +668,14 @@ mod tests {
             let y0: [u8; 16] = bytes(16, 6).try_into().unwrap();
             let (aad, pt) = (bytes(700, 7), bytes(3000, 8));
             let mut one = pt.clone();
-            let want = k.gcm_lean(&key.aes, &key.h, &y0, &aad, Data::InPlace(&mut one), false);
+            let want = k.gcm_lean(
+                &key.aes,
+                &key.h,
+                u128::from_le_bytes(y0),
+                &aad,
+                Data::InPlace(&mut one),
+                false,
+            );
             for cut in [16usize, 48, 64, 256, 272, 1024, 1600] {
                 let mut acc = 0u128;
                 for piece in aad.chunks(cut) {
@@ -724,7 +743,14 @@ mod tests {
                 let mut want = bytes(len, 12);
                 let want_tag = whole(Kernels::Portable, &portable, &y0, b"", &mut want, false);
                 let mut ct = bytes(len, 12);
-                let tag = k.gcm_lean(&key.aes, &key.h, &y0, b"", Data::InPlace(&mut ct), false);
+                let tag = k.gcm_lean(
+                    &key.aes,
+                    &key.h,
+                    u128::from_le_bytes(y0),
+                    b"",
+                    Data::InPlace(&mut ct),
+                    false,
+                );
                 // The data's blocks and the length block, at most a batch.
                 if powers >= (len.div_ceil(16) + 1).min(k.lean_blocks()) {
                     assert_eq!(
