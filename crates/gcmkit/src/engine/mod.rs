@@ -491,6 +491,7 @@ impl Kernels {
     /// E(K, Y0).
     /// `None` on the portable engine, or if `h` holds fewer powers than the kernels read
     /// for these lengths (a key derived for a shorter message).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn gcm_lean(
         self,
         keys: &RoundKeys,
