@@ -490,8 +490,11 @@ impl Kernels {
     /// AAD, the data from the block after Y0 (in place or not) with the length block, and
     /// E(K, Y0).
     /// `None` on the portable engine, or if `h` holds fewer powers than the kernels read
-    /// for these lengths (a key derived for a shorter message).
+    /// for these lengths (a key derived for a shorter message). `round_one`: the key's
+    /// table, given only for a public Y0 (a 96-bit IV's: the kernel branches on the
+    /// counter's last byte and indexes the table by it).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    #[allow(clippy::too_many_arguments)] // the entry points' inputs, and the direction
     pub(crate) fn gcm_lean(
         self,
         keys: &RoundKeys,
@@ -500,6 +503,7 @@ impl Kernels {
         aad: &[u8],
         data: Data<'_>,
         decrypt: bool,
+        round_one: Option<&RoundOne>,
     ) -> Option<[u8; 16]> {
         let len = data.len();
         // A call reads at most a batch's powers, and no more than the blocks of its
@@ -509,9 +513,9 @@ impl Kernels {
             return None;
         }
         if decrypt {
-            self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data)
+            self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data, round_one)
         } else {
-            self.gcm_lean_seal_whole_kernel(keys, h, y0, aad, data)
+            self.gcm_lean_seal_whole_kernel(keys, h, y0, aad, data, round_one)
         }
     }
 

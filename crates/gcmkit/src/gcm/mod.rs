@@ -257,6 +257,7 @@ impl GcmKey {
                 aad,
                 data.reborrow(),
                 decrypt,
+                self.round_one(),
             );
         }
         self.engine
@@ -336,6 +337,9 @@ impl GcmKey {
                 aad,
                 data.reborrow(),
                 decrypt,
+                // The table's index is the counter: given for a public one only.
+                self.round_one()
+                    .filter(|_| Self::counter_kind(iv) == Counter::Be32Public),
             );
             if let Some(t) = t {
                 return t;

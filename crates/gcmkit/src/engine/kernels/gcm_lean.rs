@@ -48,7 +48,7 @@ use super::aes::broadcast_key;
 use super::ghash::{gcm_tag, hash_block, Sums};
 use super::unrolled;
 use crate::aes::RoundKeys;
-use crate::engine::{Data, Io};
+use crate::engine::{Data, Io, RoundOne};
 use crate::field::{HashKey, POWERS};
 
 /// Round keys of any key size: key 0 and the last ten in vectors, the extra rounds'
@@ -94,8 +94,14 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
         for x in s.iter_mut() {
             *x = x.xor(self.first);
         }
+        self.extra_from(s, 0);
+    }
+
+    /// The extra rounds from extra key `from` on.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn extra_from<const M: usize>(&self, s: &mut [V; M], from: usize) {
         let cpu = self.first.cpu();
-        for kb in self.extra {
+        for kb in &self.extra[from.min(self.extra.len())..] {
             let k = broadcast_key::<V>(cpu, kb);
             for x in s.iter_mut() {
                 *x = x.aesenc(k);
@@ -123,6 +129,15 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
         self.end(s);
     }
 
+    /// Round key 1: the first extra key (AES-192/256), else the first middle one.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn key1(&self) -> V {
+        match self.extra.first() {
+            Some(kb) => broadcast_key::<V>(self.first.cpu(), kb),
+            None => self.last[0],
+        }
+    }
+
     /// The keys' first lanes, for one block (E(K, Y0)).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn lane0(&self) -> RoundRegs<'k, V::Block> {
@@ -139,19 +154,23 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
 }
 
 /// Counter blocks in integer form: `next` holds the next `LANES` counters, `step` adds
-/// `LANES` to each.
+/// `LANES` to each; `low` is lane 0's 32-bit counter (read only with a round-one table,
+/// for a public counter).
 struct Counters<V> {
     next: V,
     step: V,
+    low: u32,
 }
 
 impl<V: Simd> Counters<V> {
     /// From the next counter block (SP 800-38D's form).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn new(cpu: V::Cpu, block: V::Block) -> Self {
+        let int = block.bswap();
         Counters {
-            next: V::broadcast(cpu, block.bswap()).add32(V::lane_offsets(cpu)),
+            next: V::broadcast(cpu, int).add32(V::lane_offsets(cpu)),
             step: V::splat_dword0(cpu, V::LANES as i32),
+            low: int.to_u128() as u32,
         }
     }
 
@@ -159,6 +178,7 @@ impl<V: Simd> Counters<V> {
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn skip_one(&mut self) {
         self.next = self.next.add32(V::splat_dword0(self.next.cpu(), 1));
+        self.low = self.low.wrapping_add(1);
     }
 
     /// The next `M` vectors of counter blocks, ready for AES.
@@ -169,7 +189,54 @@ impl<V: Simd> Counters<V> {
             *x = self.next.bswap();
             self.next = self.next.add32(self.step);
         }
+        self.low = self.low.wrapping_add((M * V::LANES) as u32);
         s
+    }
+}
+
+/// A batch's counter blocks after AES rounds 0 and 1 from the key's round-one table
+/// (`engine::RoundOne` derives it: round 1 of block B xor v·e15, v its last byte, is
+/// AESENC(B xor k0, k1) xor T[v]): the kept first term xor a table row, one XOR per
+/// vector in place of the whitening, a round and the counter's byte swap. Branches on the
+/// counter and reads the table at an index made from it: only for a public counter (a
+/// 96-bit IV's).
+struct RoundOneRun<'t, V> {
+    table: &'t RoundOne,
+    /// AESENC(B xor k0, k1) for the current B (the block with its last byte zero), in
+    /// every lane; made when the counter above its last byte was `base_hi`.
+    base: V,
+    base_hi: Option<u32>,
+}
+
+impl<'t, V: Simd> RoundOneRun<'t, V> {
+    /// The next `N` vectors after round 1, or `None` when the batch carries out of the
+    /// counter's last byte (the caller runs the rounds).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn take<const N: usize>(
+        &mut self,
+        k: &RoundRegs<'_, V>,
+        c: &mut Counters<V>,
+    ) -> Option<[V; N]> {
+        let cpu = k.first.cpu();
+        let blocks = N * V::LANES;
+        let v = (c.low & 0xff) as usize;
+        if v + blocks > 0x100 {
+            return None;
+        }
+        if self.base_hi != Some(c.low >> 8) {
+            let first = V::broadcast(cpu, c.next.bswap().lane0());
+            let b = first.and(V::from_u128(cpu, !(0xff << 120)));
+            self.base = b.xor(k.first).aesenc(k.key1());
+            self.base_hi = Some(c.low >> 8);
+        }
+        let row = &self.table.t[v..v + blocks];
+        let mut s = [self.base; N];
+        for (j, x) in s.iter_mut().enumerate() {
+            *x = self.base.xor(V::load_elems(cpu, &row[j * V::LANES..]));
+        }
+        c.next = c.next.add32(V::splat_dword0(cpu, blocks as i32));
+        c.low = c.low.wrapping_add(blocks as u32);
+        Some(s)
     }
 }
 
@@ -215,12 +282,22 @@ fn stitched<V: Simd, const N: usize>(
     s: &mut [V; N],
     g: &[V; N],
     pw: &[V; N],
+    one_done: bool,
 ) -> Sums<V> {
-    k.begin(s);
+    // After the round-one table, round 1 is the first extra round (AES-192/256) or the
+    // first middle one (AES-128).
+    if one_done {
+        k.extra_from(s, 1);
+    } else {
+        k.begin(s);
+    }
+    let skip_first_middle = one_done && k.extra.is_empty();
     let mut sums = Sums::<V>::zero(k.first.cpu());
     unrolled!(r in 0..9 => {
-        for x in s.iter_mut() {
-            *x = x.aesenc(k.last[r]).pin();
+        if r > 0 || !skip_first_middle {
+            for x in s.iter_mut() {
+                *x = x.aesenc(k.last[r]).pin();
+            }
         }
         if r < N {
             sums.add(product(g[r], pw[r]));
@@ -248,7 +325,7 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
     let mut c = Counters::<V>::new(cpu, V::Block::load_halves(bc, ctr));
     let a = V::Block::from_u128(bc, *acc);
     let blocks = data.len().div_ceil(16);
-    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, Io::new(data), None);
+    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, Io::new(data), None, None);
     *acc = a.to_u128();
     // The counters advance a vector at a time; the next call starts after the blocks
     // used (inc32 wraps as the kernel's lane additions do).
@@ -270,16 +347,18 @@ pub(crate) fn message<V: Simd, const N: usize, const DECRYPT: bool>(
     y0: u128,
     aad: &[u8],
     data: Data<'_>,
+    round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
     if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
-        return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data);
+        return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data, None);
     }
-    whole::<V, N, DECRYPT>(cpu, rk, key, y0, aad, data)
+    whole::<V, N, DECRYPT>(cpu, rk, key, y0, aad, data, round_one)
 }
 
 /// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
 /// from the block after Y0 with the length block hashed in the same final reduction,
-/// E(K, Y0) beside them. Returns the full tag.
+/// E(K, Y0) beside them. Returns the full tag. With `round_one` (the key's table; only
+/// for a public Y0, a 96-bit IV's), the batches start one AES round in.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     cpu: V::Cpu,
@@ -288,6 +367,7 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     y0: u128,
     aad: &[u8],
     data: Data<'_>,
+    round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
     let k = RoundRegs::<V>::new(cpu, rk);
     let bc = V::block_cpu(cpu);
@@ -303,7 +383,7 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     }
     let io = Io::new(data);
     let lengths = length_block(bc, aad.len(), io.len());
-    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, io, Some(lengths));
+    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, io, Some(lengths), round_one);
     gcm_tag(a, m[0]).to_bytes()
 }
 
@@ -326,6 +406,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
     mut a: V::Block,
     mut io: Io<'_>,
     lengths: Option<V::Block>,
+    round_one: Option<&RoundOne>,
 ) -> V::Block {
     let cpu = k.first.cpu();
     let len = io.len();
@@ -346,8 +427,21 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             }
             at = batch;
         }
+        let mut table = round_one.map(|table| RoundOneRun {
+            table,
+            base: V::zero(cpu),
+            base_hi: None,
+        });
         while len - at >= batch {
-            let mut s = c.take::<N>();
+            let from_table = match table.as_mut() {
+                Some(t) => t.take::<N>(k, c),
+                None => None,
+            };
+            let one_done = from_table.is_some();
+            let mut s = match from_table {
+                Some(s) => s,
+                None => c.take::<N>(),
+            };
             let mut inp = [V::zero(cpu); N];
             for (j, x) in inp.iter_mut().enumerate() {
                 *x = io.load::<V>(cpu, at + vb * j);
@@ -359,7 +453,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
                 }
             }
             g[0] = g[0].xor(V::from_lane0(cpu, a));
-            let sums = stitched(k, &mut s, &g, &pw);
+            let sums = stitched(k, &mut s, &g, &pw, one_done);
             for (j, (x, i)) in s.iter().zip(&inp).enumerate() {
                 let out = i.xor(*x);
                 io.store(at + vb * j, out);
@@ -589,6 +683,8 @@ mod tests {
                 let key_bytes = bytes(key_len, seed);
                 let key = GcmKey::new(&key_bytes, k).unwrap();
                 let portable = GcmKey::new(&key_bytes, Kernels::Portable).unwrap();
+                // The key's round-one table (engines that start batches from one).
+                let key_table = k.round_one(&key.aes);
                 for len in lengths() {
                     for aad_len in [0usize, 1, 16, 17, 64, 255, 256, 257, 600] {
                         seed += 1;
@@ -599,6 +695,9 @@ mod tests {
                             y0[12..]
                                 .copy_from_slice(&(u32::MAX - (seed % 40) as u32).to_be_bytes());
                         }
+                        // Half the messages start their batches from the table (the
+                        // random counters' last bytes carry within some batches).
+                        let table = key_table.as_deref().filter(|_| seed % 2 == 1);
                         let aad = bytes(aad_len, seed + 7);
                         let pt = bytes(len, seed + 9);
                         let mut want = pt.clone();
@@ -616,6 +715,7 @@ mod tests {
                             &aad,
                             Data::InPlace(&mut ct),
                             false,
+                            table,
                         );
                         assert_eq!(
                             tag,
@@ -632,6 +732,7 @@ mod tests {
                             &aad,
                             Data::Copy(&pt, &mut out),
                             false,
+                            table,
                         );
                         assert_eq!((tag, &out), (Some(want_tag), &want));
                         // Decrypt both ways: the plaintext back, the same tag.
@@ -642,6 +743,7 @@ mod tests {
                             &aad,
                             Data::InPlace(&mut ct),
                             true,
+                            table,
                         );
                         assert_eq!((tag, &ct), (Some(want_tag), &pt));
                         let tag = k.gcm_lean(
@@ -651,6 +753,7 @@ mod tests {
                             &aad,
                             Data::Copy(&want, &mut out),
                             true,
+                            table,
                         );
                         assert_eq!((tag, &out), (Some(want_tag), &pt));
                     }
@@ -675,6 +778,7 @@ mod tests {
                 &aad,
                 Data::InPlace(&mut one),
                 false,
+                None,
             );
             for cut in [16usize, 48, 64, 256, 272, 1024, 1600] {
                 let mut acc = 0u128;
@@ -750,6 +854,7 @@ mod tests {
                     b"",
                     Data::InPlace(&mut ct),
                     false,
+                    None,
                 );
                 // The data's blocks and the length block, at most a batch.
                 if powers >= (len.div_ceil(16) + 1).min(k.lean_blocks()) {
