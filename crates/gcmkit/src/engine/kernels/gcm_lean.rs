@@ -706,17 +706,13 @@ mod tests {
                         let mut old = pt.clone();
                         assert_eq!(whole(k, &key, &y0, &aad, &mut old, false), want_tag);
                         assert_eq!(old, want);
+                        let lean = |data: Data<'_>, dec: bool| {
+                            let y0 = u128::from_le_bytes(y0);
+                            k.gcm_lean(&key.aes, &key.h, y0, &aad, data, dec, table)
+                        };
                         // Encrypt in place and into a separate buffer.
                         let mut ct = pt.clone();
-                        let tag = k.gcm_lean(
-                            &key.aes,
-                            &key.h,
-                            u128::from_le_bytes(y0),
-                            &aad,
-                            Data::InPlace(&mut ct),
-                            false,
-                            table,
-                        );
+                        let tag = lean(Data::InPlace(&mut ct), false);
                         assert_eq!(
                             tag,
                             Some(want_tag),
@@ -725,36 +721,12 @@ mod tests {
                         );
                         assert_eq!(ct, want, "{k:?} len {len} aad {aad_len}");
                         let mut out = std::vec![0u8; len];
-                        let tag = k.gcm_lean(
-                            &key.aes,
-                            &key.h,
-                            u128::from_le_bytes(y0),
-                            &aad,
-                            Data::Copy(&pt, &mut out),
-                            false,
-                            table,
-                        );
+                        let tag = lean(Data::Copy(&pt, &mut out), false);
                         assert_eq!((tag, &out), (Some(want_tag), &want));
                         // Decrypt both ways: the plaintext back, the same tag.
-                        let tag = k.gcm_lean(
-                            &key.aes,
-                            &key.h,
-                            u128::from_le_bytes(y0),
-                            &aad,
-                            Data::InPlace(&mut ct),
-                            true,
-                            table,
-                        );
+                        let tag = lean(Data::InPlace(&mut ct), true);
                         assert_eq!((tag, &ct), (Some(want_tag), &pt));
-                        let tag = k.gcm_lean(
-                            &key.aes,
-                            &key.h,
-                            u128::from_le_bytes(y0),
-                            &aad,
-                            Data::Copy(&want, &mut out),
-                            true,
-                            table,
-                        );
+                        let tag = lean(Data::Copy(&want, &mut out), true);
                         assert_eq!((tag, &out), (Some(want_tag), &pt));
                     }
                 }
