@@ -135,11 +135,11 @@ macro_rules! kernel_list {
                 portable {};
             /// One-body AES-GCM: whole encryption from Y0 (little-endian integer), the tag.
             [gcm_lean_seal_whole_kernel] fn gcm_lean_seal_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
-                = crate::engine::kernels::gcm_lean::message::<V, LEAN_N, false>,
+                = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, false>,
                 portable {};
             /// One-body AES-GCM: whole decryption from Y0, the tag of the ciphertext.
             [gcm_lean_open_whole_kernel] fn gcm_lean_open_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
-                = crate::engine::kernels::gcm_lean::message::<V, LEAN_N, true>,
+                = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, true>,
                 portable {};
             /// One-body AES-GCM: the length block and E(K, Y0) into the full tag.
             #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75

@@ -154,8 +154,10 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
 }
 
 /// Counter blocks in integer form: `next` holds the next `LANES` counters, `step` adds
-/// `LANES` to each; `low` is lane 0's 32-bit counter (read only with a round-one table,
-/// for a public counter).
+/// `LANES` to each; `low` is lane 0's 32-bit counter, kept beside `next` as an integer
+/// (read only with a round-one table, for a public counter). Derived from `next` in each
+/// batch instead (a vector-to-integer move), the batch loop ran 5-10 % slower
+/// (docs/tuning.md).
 struct Counters<V> {
     next: V,
     step: V,
@@ -219,15 +221,16 @@ impl<'t, V: Simd> RoundOneRun<'t, V> {
     ) -> Option<[V; N]> {
         let cpu = k.first.cpu();
         let blocks = N * V::LANES;
-        let v = (c.low & 0xff) as usize;
+        let low = c.low;
+        let v = (low & 0xff) as usize;
         if v + blocks > 0x100 {
             return None;
         }
-        if self.base_hi != Some(c.low >> 8) {
+        if self.base_hi != Some(low >> 8) {
             let first = V::broadcast(cpu, c.next.bswap().lane0());
             let b = first.and(V::from_u128(cpu, !(0xff << 120)));
             self.base = b.xor(k.first).aesenc(k.key1());
-            self.base_hi = Some(c.low >> 8);
+            self.base_hi = Some(low >> 8);
         }
         let row = &self.table.t[v..v + blocks];
         let mut s = [self.base; N];
@@ -332,15 +335,18 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
     *ctr = crate::engine::Counter::Be32.add(ctr, blocks as u32);
 }
 
-/// Largest AAD and largest data, in bytes, of a message [`message`] runs on the
-/// engine's single-block vectors.
+/// Largest AAD and largest data, in bytes, of a message [`whole`] runs on the engine's
+/// single-block vectors.
 const SHORT: usize = 32;
 
-/// Whole AES-GCM from Y0 (see [`whole`]): a message of at most [`SHORT`] bytes of AAD and
-/// of data on the single-block vectors, one block at a time (no batch loop, no lanes to
-/// fold: each step's latency is a single block's), any other on `V`.
+/// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
+/// from the block after Y0 with the length block hashed in the same final reduction,
+/// E(K, Y0) beside them. Returns the full tag. With `round_one` (the key's table; only
+/// for a public Y0, a 96-bit IV's), the batches start one AES round in. A message of at
+/// most [`SHORT`] bytes of AAD and of data runs on the single-block vectors, one block
+/// at a time (no batch loop, no lanes to fold: each step's latency is a single block's).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn message<V: Simd, const N: usize, const DECRYPT: bool>(
+pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
@@ -352,23 +358,6 @@ pub(crate) fn message<V: Simd, const N: usize, const DECRYPT: bool>(
     if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
         return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data, None);
     }
-    whole::<V, N, DECRYPT>(cpu, rk, key, y0, aad, data, round_one)
-}
-
-/// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
-/// from the block after Y0 with the length block hashed in the same final reduction,
-/// E(K, Y0) beside them. Returns the full tag. With `round_one` (the key's table; only
-/// for a public Y0, a 96-bit IV's), the batches start one AES round in.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
-    cpu: V::Cpu,
-    rk: &RoundKeys,
-    key: &HashKey,
-    y0: u128,
-    aad: &[u8],
-    data: Data<'_>,
-    round_one: Option<&RoundOne>,
-) -> [u8; 16] {
     let k = RoundRegs::<V>::new(cpu, rk);
     let bc = V::block_cpu(cpu);
     let y0 = V::Block::from_u128_computed(bc, y0);
@@ -644,10 +633,26 @@ mod tests {
         v
     }
 
-    fn hardware() -> impl Iterator<Item = Kernels> {
-        Engine::supported()
+    /// The hardware engines this CPU runs; never empty where it has AES and carry-less
+    /// multiply instructions (detected here on their own), so that no test passes having
+    /// checked nothing.
+    fn hardware() -> std::vec::Vec<Kernels> {
+        let v: std::vec::Vec<Kernels> = Engine::supported()
             .filter(|e| *e != Engine::Portable)
             .map(|e| e.kernels().unwrap())
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("pclmulqdq");
+        #[cfg(target_arch = "aarch64")]
+        let has = std::arch::is_aarch64_feature_detected!("aes");
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let has = false;
+        assert!(
+            !has || !v.is_empty(),
+            "the CPU has AES instructions but no hardware engine ran"
+        );
+        v
     }
 
     /// The old whole-message kernel's tag and output (`y0` taken as a secret counter, so
