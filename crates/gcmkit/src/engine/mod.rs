@@ -470,14 +470,10 @@ impl Kernels {
     }
 
     /// Whether this engine runs whole AES-GCM messages on the one-body kernels
-    /// (`kernels::gcm_lean`, #75: avx512 first, the others once measured).
+    /// (`kernels::gcm_lean`, #75): every hardware engine.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn uses_gcm_lean(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Kernels::Avx512(_)) {
-            return true;
-        }
-        false
+        !matches!(self, Kernels::Portable)
     }
 
     /// Blocks per batch of the one-body AES-GCM kernels (the most powers of H a call
@@ -505,12 +501,18 @@ impl Kernels {
         decrypt: bool,
         round_one: Option<&RoundOne>,
     ) -> Option<[u8; 16]> {
-        let len = data.len();
-        // A call reads at most a batch's powers, and no more than the blocks of its
-        // longer input and the length block.
-        let need = (aad.len().div_ceil(16).max(len.div_ceil(16)) + 1).min(self.lean_blocks());
-        if h.count < need {
-            return None;
+        // A call reads at most a batch's powers and one more (a tail of a whole batch's
+        // blocks, then the length block), and no more than the blocks of its AAD and data
+        // and the length block (a one-block message hashes all three in one sum).
+        // A key with more powers (every key but a derived one) skips the sum.
+        if h.count <= self.lean_blocks() {
+            let blocks = aad
+                .len()
+                .div_ceil(16)
+                .saturating_add(data.len().div_ceil(16));
+            if h.count <= blocks {
+                return None;
+            }
         }
         if decrypt {
             self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data, round_one)

@@ -290,6 +290,44 @@ impl<'a> Io<'a> {
         unsafe { v.store_ptr(self.dst.add(at)) }
     }
 
+    /// `M` whole vectors of source bytes from `at`, one after another: one check for the
+    /// run (a check per vector cost a compare and branch each in the batch loops).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn load_run<V: super::simd::Simd, const M: usize>(
+        &self,
+        cpu: V::Cpu,
+        at: usize,
+    ) -> [V; M] {
+        let vb = 16 * V::LANES;
+        self.check(at, vb * M);
+        let mut run = [V::zero(cpu); M];
+        for (j, x) in run.iter_mut().enumerate() {
+            // SAFETY: `src` is valid for reads of `len` bytes while `self` lives (`new`),
+            // and `at..at + M·16·LANES`, which holds this vector, is within them (checked
+            // above).
+            *x = unsafe { V::load_ptr(cpu, self.src.add(at + vb * j)) };
+        }
+        run
+    }
+
+    /// Writes `M` whole vectors of output from `at`, one after another (after every read
+    /// of those bytes), with one check for the run.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn store_run<V: super::simd::Simd, const M: usize>(
+        &mut self,
+        at: usize,
+        run: &[V; M],
+    ) {
+        let vb = 16 * V::LANES;
+        self.check(at, vb * M);
+        for (j, v) in run.iter().enumerate() {
+            // SAFETY: `dst` is valid for writes of `len` bytes while `self` lives, borrowed
+            // mutably from the `Data` (`new`); `at..at + M·16·LANES`, which holds this
+            // vector, is within them (checked above).
+            unsafe { v.store_ptr(self.dst.add(at + vb * j)) }
+        }
+    }
+
     /// The source bytes from `at` to the end (fewer than a vector's), the rest of the
     /// vector zero; nothing past the end is read.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]

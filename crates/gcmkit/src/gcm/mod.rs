@@ -66,8 +66,8 @@ pub(crate) fn iv_block(
 /// Powers of H a key used for one message needs on `engine`: every block hashed when the
 /// message is small enough for the one-batch kernel (it multiplies block b by H^(k-b) for
 /// all k blocks); else one stitched batch's worth (the stitched kernel hashes a batch of
-/// the engine's width with one reduction, and runs only with that many powers). Each power
-/// costs a multiplication per message.
+/// the engine's width with one reduction, and runs only with that many powers), and one
+/// more than the one-body kernels' batch. Each power costs a multiplication per message.
 pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> usize {
     let blocks = aad_len
         .div_ceil(16)
@@ -76,7 +76,8 @@ pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> us
     if blocks <= crate::field::POWERS {
         blocks
     } else {
-        engine.batch_blocks().max(8)
+        // The one-body kernels read one more than their batch (`Kernels::gcm_lean`).
+        engine.batch_blocks().max(engine.lean_blocks() + 1).max(8)
     }
 }
 

@@ -40,8 +40,11 @@
 //! # Calls
 //! An update takes whole blocks, but for the message's last update, which may end in a
 //! partial block. The counter (`ctr`, the next counter block) and the running GHASH value
-//! (`acc`) carry from one call to the next. The key must hold at least
-//! min(B, blocks of the call) powers of H (`HashKey::count`): every key `gcm` makes does.
+//! (`acc`) carry from one call to the next. An update reads at most min(B, blocks of
+//! the call) powers of H (`HashKey::count`); a whole message at most the blocks of its AAD
+//! and data and the length block, and at most B + 1 (a tail of B blocks, then the length
+//! block). `Kernels::gcm_lean` checks the key's count; `gcm::powers_for` gives derived keys
+//! enough.
 
 use super::super::simd::Simd;
 use super::aes::broadcast_key;
@@ -127,6 +130,22 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
             }
         }
         self.end(s);
+    }
+
+    /// [`Self::encrypt`] with each round pinned (`Simd::pin`) where it is written: the
+    /// blocks' chains interleaved, and not sunk after later code.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn encrypt_pinned<const M: usize>(&self, s: &mut [V; M]) {
+        self.begin(s);
+        for k in &self.last[..9] {
+            for x in s.iter_mut() {
+                *x = x.aesenc(*k).pin();
+            }
+        }
+        self.end(s);
+        for x in s.iter_mut() {
+            *x = x.pin();
+        }
     }
 
     /// Round key 1: the first extra key (AES-192/256), else the first middle one.
@@ -355,6 +374,9 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     data: Data<'_>,
     round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
+    if aad.len() <= 16 && data.len() <= 16 {
+        return one_block::<V, DECRYPT>(cpu, rk, key, y0, aad, data);
+    }
     if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
         return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data, None);
     }
@@ -374,6 +396,72 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     let lengths = length_block(bc, aad.len(), io.len());
     let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, io, Some(lengths), round_one);
     gcm_tag(a, m[0]).to_bytes()
+}
+
+/// [`whole`] for at most one block of AAD and one of data, straight through: Y0 and Y1
+/// encrypted together, the (at most three) hashed blocks, the length block last,
+/// multiplied by H^n..H^1 and reduced once. The fixed cost of a short message: no loop,
+/// no AAD pass of its own.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn one_block<V: Simd, const DECRYPT: bool>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    key: &HashKey,
+    y0: u128,
+    aad: &[u8],
+    data: Data<'_>,
+) -> [u8; 16] {
+    let cpu = V::block_cpu(cpu);
+    let k = RoundRegs::<V::Block>::new(cpu, rk);
+    let y0 = V::Block::from_u128_computed(cpu, y0);
+    let mut c = Counters::<V::Block>::new(cpu, y0);
+    c.skip_one();
+    let [y1] = c.take::<1>();
+    let mut s = [y0, y1];
+    k.encrypt_pinned(&mut s);
+    let mut io = Io::new(data);
+    let len = io.len();
+    // Blocks hashed: the AAD's and the data's (when not empty), then the length block.
+    let n = usize::from(!aad.is_empty()) + usize::from(len > 0) + 1;
+    let mut at = POWERS - n;
+    let mut sums = Sums::<V::Block>::zero(cpu);
+    if !aad.is_empty() {
+        let x = if aad.len() == 16 {
+            V::Block::load(cpu, aad)
+        } else {
+            V::Block::load_partial(cpu, aad)
+        };
+        sums.add(product(
+            x.bswap(),
+            V::Block::load_elems(cpu, &key.desc[at..]),
+        ));
+        at += 1;
+    }
+    if len > 0 {
+        let (inp, out) = if len == 16 {
+            let inp = io.load::<V::Block>(cpu, 0);
+            let out = inp.xor(s[1]);
+            io.store(0, out);
+            (inp, out)
+        } else {
+            let inp = io.load_tail::<V::Block>(cpu, 0);
+            let out = inp.xor(s[1]);
+            io.store_tail(0, out);
+            // Past the end, `out` holds keystream: hash zeros there.
+            (inp, out.keep_bytes(len))
+        };
+        let hashed = if DECRYPT { inp } else { out };
+        sums.add(product(
+            hashed.bswap(),
+            V::Block::load_elems(cpu, &key.desc[at..]),
+        ));
+    }
+    let l = length_block::<V::Block>(cpu, aad.len(), len);
+    sums.add(product(
+        l,
+        V::Block::load_elems(cpu, &key.desc[POWERS - 1..]),
+    ));
+    gcm_tag(sums.reduce_true_mid(), s[0]).to_bytes()
 }
 
 /// The length block of `aad_len` and `data_len` bytes as a GHASH element (its
@@ -409,11 +497,12 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         if !DECRYPT {
             let mut s = c.take::<N>();
             k.encrypt(&mut s);
-            for (j, (x, p)) in s.iter().zip(pending.iter_mut()).enumerate() {
-                let out = io.load::<V>(cpu, vb * j).xor(*x);
-                io.store(vb * j, out);
-                *p = out.bswap();
+            let mut out = io.load_run::<V, N>(cpu, 0);
+            for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
+                *o = o.xor(*x);
+                *p = o.bswap();
             }
+            io.store_run(0, &out);
             at = batch;
         }
         let mut table = round_one.map(|table| RoundOneRun {
@@ -431,10 +520,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
                 Some(s) => s,
                 None => c.take::<N>(),
             };
-            let mut inp = [V::zero(cpu); N];
-            for (j, x) in inp.iter_mut().enumerate() {
-                *x = io.load::<V>(cpu, at + vb * j);
-            }
+            let inp = io.load_run::<V, N>(cpu, at);
             let mut g = pending;
             if DECRYPT {
                 for (x, i) in g.iter_mut().zip(&inp) {
@@ -443,13 +529,14 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             }
             g[0] = g[0].xor(V::from_lane0(cpu, a));
             let sums = stitched(k, &mut s, &g, &pw, one_done);
-            for (j, (x, i)) in s.iter().zip(&inp).enumerate() {
-                let out = i.xor(*x);
-                io.store(at + vb * j, out);
+            let mut out = inp;
+            for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
+                *o = o.xor(*x);
                 if !DECRYPT {
-                    pending[j] = out.bswap();
+                    *p = o.bswap();
                 }
             }
+            io.store_run(at, &out);
             a = sums.reduce_true_mid();
             at += batch;
         }
@@ -812,36 +899,58 @@ mod tests {
 
     /// A key with fewer powers than the kernels read for a message is refused (the caller
     /// takes the old path), and one with just enough gives the portable tag.
+    /// A key holding fewer than `POWERS` powers of H (a derived key's:
+    /// `gcm::powers_for`): the call declines it (`None`; the caller runs the old path) or
+    /// is right, and never declines a key with a batch's powers and one more. Lengths:
+    /// one-block messages with and without AAD, messages under a batch, and tails of
+    /// 0, 1, B - 1 and B blocks after whole batches (B blocks, then the length block: the
+    /// most powers a call reads).
     #[test]
     fn keys_with_few_powers() {
         for k in hardware() {
+            let b = k.lean_blocks();
             let key_bytes = bytes(16, 11);
             let y0 = [3u8; 16];
-            for (len, powers) in [(100usize, 7usize), (100, 8), (1000, 16), (1000, 15)] {
-                let mut key = GcmKey::empty(k);
-                key.fill(&key_bytes, powers).unwrap();
-                let portable = GcmKey::new(&key_bytes, Kernels::Portable).unwrap();
-                let mut want = bytes(len, 12);
-                let want_tag = whole(Kernels::Portable, &portable, &y0, b"", &mut want, false);
-                let mut ct = bytes(len, 12);
-                let tag = k.gcm_lean(
-                    &key.aes,
-                    &key.h,
-                    u128::from_le_bytes(y0),
-                    b"",
-                    Data::InPlace(&mut ct),
-                    false,
-                    None,
-                );
-                // The data's blocks and the length block, at most a batch.
-                if powers >= (len.div_ceil(16) + 1).min(k.lean_blocks()) {
-                    assert_eq!(
-                        (tag, &ct),
-                        (Some(want_tag), &want),
-                        "{k:?} {len} B, {powers} powers"
-                    );
-                } else {
-                    assert_eq!(tag, None, "{k:?} {len} B, {powers} powers");
+            let portable = GcmKey::new(&key_bytes, Kernels::Portable).unwrap();
+            let lens = [
+                0,
+                1,
+                16,
+                17,
+                100,
+                16 * b - 1,
+                16 * b,
+                32 * b + 1,
+                48 * b - 16,
+                48 * b - 15,
+                48 * b - 1,
+            ];
+            for len in lens {
+                for aad_len in [0, 5, 16, 17, 16 * b + 3] {
+                    let aad = bytes(aad_len, 13);
+                    let mut want = bytes(len, 12);
+                    let want_tag = whole(Kernels::Portable, &portable, &y0, &aad, &mut want, false);
+                    for powers in 1..=b + 2 {
+                        let mut key = GcmKey::empty(k);
+                        key.fill(&key_bytes, powers).unwrap();
+                        let lean = |data: Data<'_>, dec: bool| {
+                            let y0 = u128::from_le_bytes(y0);
+                            k.gcm_lean(&key.aes, &key.h, y0, &aad, data, dec, None)
+                        };
+                        let what = format!("{k:?} {len} B, AAD {aad_len} B, {powers} powers");
+                        let mut ct = bytes(len, 12);
+                        match lean(Data::InPlace(&mut ct), false) {
+                            Some(tag) => assert_eq!((tag, &ct), (want_tag, &want), "{what}"),
+                            None => assert!(powers <= b, "declined: {what}"),
+                        }
+                        let mut pt = want.clone();
+                        match lean(Data::InPlace(&mut pt), true) {
+                            Some(tag) => {
+                                assert_eq!((tag, pt), (want_tag, bytes(len, 12)), "{what}")
+                            }
+                            None => assert!(powers <= b, "declined: {what}"),
+                        }
+                    }
                 }
             }
         }
