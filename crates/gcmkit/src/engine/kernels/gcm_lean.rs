@@ -520,16 +520,18 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
                 Some(s) => s,
                 None => c.take::<N>(),
             };
-            let inp = io.load_run::<V, N>(cpu, at);
+            // Decryption hashes its input, read up front; encryption reads it after the
+            // rounds (not held across them: with 16 registers it was spilled and reloaded).
             let mut g = pending;
             if DECRYPT {
+                let inp = io.load_run::<V, N>(cpu, at);
                 for (x, i) in g.iter_mut().zip(&inp) {
                     *x = i.bswap();
                 }
             }
             g[0] = g[0].xor(V::from_lane0(cpu, a));
             let sums = stitched(k, &mut s, &g, &pw, one_done);
-            let mut out = inp;
+            let mut out = io.load_run::<V, N>(cpu, at);
             for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
                 *o = o.xor(*x);
                 if !DECRYPT {
@@ -553,17 +555,33 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         return a;
     }
     // Under a batch: one vector at a time, block b of the k left (the length block
-    // counted) multiplied by H^(k-b), all products reduced once.
+    // counted) multiplied by H^(k-b), all products reduced once. `powers` runs along the
+    // key's descending table from H^k; whole vectors first (each leaves at least one
+    // block after it, so a whole vector of powers), then the last, whole or partial.
     let blocks = (len - at).div_ceil(16) + usize::from(lengths.is_some());
-    let first_power = POWERS - blocks;
+    let mut powers = &key.desc[POWERS - blocks..];
     let mut sums = Sums::<V>::zero(cpu);
     let mut carry = V::from_lane0(cpu, a);
-    let mut b = 0;
-    while at < len {
+    while len - at > vb {
         let mut s = c.take::<1>();
         k.encrypt(&mut s);
+        let inp = io.load::<V>(cpu, at);
+        let out = inp.xor(s[0]);
+        io.store(at, out);
+        let hashed = if DECRYPT { inp } else { out };
+        sums.add(product(
+            hashed.bswap().xor(carry),
+            V::load_elems(cpu, powers),
+        ));
+        powers = &powers[V::LANES..];
+        carry = V::zero(cpu);
+        at += vb;
+    }
+    if at < len {
         let rest = len - at;
-        let hashed = if rest >= vb {
+        let mut s = c.take::<1>();
+        k.encrypt(&mut s);
+        let hashed = if rest == vb {
             let inp = io.load::<V>(cpu, at);
             let out = inp.xor(s[0]);
             io.store(at, out);
@@ -583,11 +601,14 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
                 out.keep_bytes(rest)
             }
         };
-        let p = powers_at::<V>(cpu, key, first_power + b);
+        // Lanes past the table's end meet zero blocks.
+        let p = if powers.len() >= V::LANES {
+            V::load_elems(cpu, powers)
+        } else {
+            V::load_elems_partial(cpu, powers)
+        };
         sums.add(product(hashed.bswap().xor(carry), p));
         carry = V::zero(cpu);
-        at += vb.min(rest);
-        b += V::LANES;
     }
     if let Some(l) = lengths {
         // H^1 in lane 0 (the rest of the load zero); the accumulator rides here when
