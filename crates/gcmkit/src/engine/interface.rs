@@ -141,6 +141,14 @@ macro_rules! kernel_list {
             [gcm_lean_open_whole_kernel] fn gcm_lean_open_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, true>,
                 portable {};
+            /// One-body AES-GCM: whole encryption of at most one block of AAD and of data.
+            [gcm_lean_seal_one_kernel] fn gcm_lean_seal_one(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm_lean::one_block::<V, false>,
+                portable {};
+            /// One-body AES-GCM: whole decryption of at most one block of AAD and of data.
+            [gcm_lean_open_one_kernel] fn gcm_lean_open_one(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
+                = crate::engine::kernels::gcm_lean::one_block::<V, true>,
+                portable {};
             /// One-body AES-GCM: the length block and E(K, Y0) into the full tag.
             #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
             [gcm_lean_finish_kernel] fn gcm_lean_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]

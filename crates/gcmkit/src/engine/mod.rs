@@ -514,6 +514,15 @@ impl Kernels {
                 return None;
             }
         }
+        // At most one block of AAD and of data: the straight-line entry (its own, so
+        // that its few registers are all it saves: docs/tuning.md).
+        if aad.len() <= 16 && data.len() <= 16 {
+            return if decrypt {
+                self.gcm_lean_open_one_kernel(keys, h, y0, aad, data)
+            } else {
+                self.gcm_lean_seal_one_kernel(keys, h, y0, aad, data)
+            };
+        }
         if decrypt {
             self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data, round_one)
         } else {

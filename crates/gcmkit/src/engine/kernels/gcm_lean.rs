@@ -374,9 +374,6 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     data: Data<'_>,
     round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
-    if aad.len() <= 16 && data.len() <= 16 {
-        return one_block::<V, DECRYPT>(cpu, rk, key, y0, aad, data);
-    }
     if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
         return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data, None);
     }
@@ -403,7 +400,7 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
 /// multiplied by H^n..H^1 and reduced once. The fixed cost of a short message: no loop,
 /// no AAD pass of its own.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn one_block<V: Simd, const DECRYPT: bool>(
+pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
