@@ -120,31 +120,23 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
         }
     }
 
-    /// AES of the blocks of `s`, in place.
+    /// AES of the blocks of `s`, in place; `pinned`: each round pinned (`Simd::pin`)
+    /// where it is written, so the blocks' chains interleave and are not sunk after later
+    /// code (a constant at every call).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn encrypt<const M: usize>(&self, s: &mut [V; M]) {
+    fn encrypt<const M: usize>(&self, s: &mut [V; M], pinned: bool) {
         self.begin(s);
         for k in &self.last[..9] {
             for x in s.iter_mut() {
-                *x = x.aesenc(*k);
+                let y = x.aesenc(*k);
+                *x = if pinned { y.pin() } else { y };
             }
         }
         self.end(s);
-    }
-
-    /// [`Self::encrypt`] with each round pinned (`Simd::pin`) where it is written: the
-    /// blocks' chains interleaved, and not sunk after later code.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn encrypt_pinned<const M: usize>(&self, s: &mut [V; M]) {
-        self.begin(s);
-        for k in &self.last[..9] {
+        if pinned {
             for x in s.iter_mut() {
-                *x = x.aesenc(*k).pin();
+                *x = x.pin();
             }
-        }
-        self.end(s);
-        for x in s.iter_mut() {
-            *x = x.pin();
         }
     }
 
@@ -382,7 +374,7 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     let y0 = V::Block::from_u128_computed(bc, y0);
     // E(K, Y0) first: an AES chain of its own, which the core overlaps with the rest.
     let mut m = [y0];
-    k.lane0().encrypt(&mut m);
+    k.lane0().encrypt(&mut m, false);
     let mut c = Counters::<V>::new(cpu, y0);
     c.skip_one();
     let mut a = V::Block::zero(bc);
@@ -415,7 +407,7 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
     c.skip_one();
     let [y1] = c.take::<1>();
     let mut s = [y0, y1];
-    k.encrypt_pinned(&mut s);
+    k.encrypt(&mut s, true);
     let mut io = Io::new(data);
     let len = io.len();
     // Blocks hashed: the AAD's and the data's (when not empty), then the length block.
@@ -493,7 +485,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         let mut pending = [V::zero(cpu); N];
         if !DECRYPT {
             let mut s = c.take::<N>();
-            k.encrypt(&mut s);
+            k.encrypt(&mut s, false);
             let mut out = io.load_run::<V, N>(cpu, 0);
             for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
                 *o = o.xor(*x);
@@ -561,7 +553,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
     let mut carry = V::from_lane0(cpu, a);
     while len - at > vb {
         let mut s = c.take::<1>();
-        k.encrypt(&mut s);
+        k.encrypt(&mut s, false);
         let inp = io.load::<V>(cpu, at);
         let out = inp.xor(s[0]);
         io.store(at, out);
@@ -577,7 +569,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
     if at < len {
         let rest = len - at;
         let mut s = c.take::<1>();
-        k.encrypt(&mut s);
+        k.encrypt(&mut s, false);
         let hashed = if rest == vb {
             let inp = io.load::<V>(cpu, at);
             let out = inp.xor(s[0]);
@@ -695,7 +687,7 @@ pub(crate) fn finish<V: Simd>(
     let bc = V::block_cpu(cpu);
     let k = RoundRegs::<V::Block>::new(bc, rk);
     let mut m = [V::Block::load_halves(bc, y0)];
-    k.encrypt(&mut m);
+    k.encrypt(&mut m, false);
     let s = hash_block(
         key,
         V::Block::from_u128(bc, acc),
