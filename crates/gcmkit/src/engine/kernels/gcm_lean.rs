@@ -1,6 +1,8 @@
-//! AES-GCM in one body per vector width (#75): four entry points per engine (AAD update,
-//! encrypt update, decrypt update, finish), every key size and every message length in
-//! the same code, in place or not.
+//! AES-GCM in one body per vector width (#75), every key size and every message length in
+//! the same code, in place or not. Entry points per engine: a whole message per direction
+//! (`whole`), a message of at most one block of AAD and of data per direction
+//! (`one_block`, straight through: its fixed cost is a short message's), and for on-line
+//! GCM the AAD update, encrypt and decrypt updates and finish.
 //!
 //! # The body
 //! - **Round keys.** Key 0 and the last ten (the nine middle rounds every key size has, and
