@@ -139,11 +139,21 @@ pub(crate) trait Simd: Copy {
         Self::load_partial(cpu, bytes)
     }
     /// The first `n` (< 16·LANES) bytes of the vector, the rest zero. The default masks
-    /// with a partial load of ones; a backend with byte masks overrides it.
+    /// with one load from a window of ones then zeros (the partial load of ones it
+    /// replaces assembled the mask piece by piece); a backend with byte masks overrides
+    /// it.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn keep_bytes(self, n: usize) -> Self {
-        static ONES: [u8; 64] = [0xff; 64];
-        self.and(Self::load_partial(self.cpu(), &ONES[..n]))
+        static WINDOW: [u8; 128] = {
+            let mut w = [0u8; 128];
+            let mut i = 0;
+            while i < 64 {
+                w[i] = 0xff;
+                i += 1;
+            }
+            w
+        };
+        self.and(Self::load(self.cpu(), &WINDOW[64 - n.min(64)..]))
     }
     /// Stores the first `dst.len()` < 16·LANES bytes of the vector (nothing past `dst`).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
