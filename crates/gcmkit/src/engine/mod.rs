@@ -514,8 +514,8 @@ impl Kernels {
                 return None;
             }
         }
-        // At most one block of AAD and of data: the straight-line entry (its own, so
-        // that its few registers are all it saves: docs/tuning.md).
+        // At most one block of AAD and of data: the straight-line entry, a function of
+        // its own so that it does not pay `whole`'s prologue (docs/tuning.md).
         if aad.len() <= 16 && data.len() <= 16 {
             return if decrypt {
                 self.gcm_lean_open_one_kernel(keys, h, y0, aad, data)

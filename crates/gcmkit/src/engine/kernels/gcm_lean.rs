@@ -281,7 +281,13 @@ fn batch_powers<V: Simd, const N: usize>(cpu: V::Cpu, key: &HashKey) -> [V; N] {
 /// the table's end zero (they meet zero blocks).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn powers_at<V: Simd>(cpu: V::Cpu, key: &HashKey, from: usize) -> V {
-    let rest = &key.desc[from.min(POWERS)..];
+    powers_of::<V>(cpu, &key.desc[from.min(POWERS)..])
+}
+
+/// The first powers of `rest` (a tail of the key's descending table), one per lane;
+/// lanes past its end zero.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn powers_of<V: Simd>(cpu: V::Cpu, rest: &[u128]) -> V {
     if rest.len() >= V::LANES {
         V::load_elems(cpu, rest)
     } else {
@@ -422,10 +428,7 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
         } else {
             V::Block::load_partial(cpu, aad)
         };
-        sums.add(product(
-            x.bswap(),
-            V::Block::load_elems(cpu, &key.desc[at..]),
-        ));
+        sums.add(product(x.bswap(), powers_at::<V::Block>(cpu, key, at)));
         at += 1;
     }
     if len > 0 {
@@ -442,16 +445,10 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
             (inp, out.keep_bytes(len))
         };
         let hashed = if DECRYPT { inp } else { out };
-        sums.add(product(
-            hashed.bswap(),
-            V::Block::load_elems(cpu, &key.desc[at..]),
-        ));
+        sums.add(product(hashed.bswap(), powers_at::<V::Block>(cpu, key, at)));
     }
     let l = length_block::<V::Block>(cpu, aad.len(), len);
-    sums.add(product(
-        l,
-        V::Block::load_elems(cpu, &key.desc[POWERS - 1..]),
-    ));
+    sums.add(product(l, powers_at::<V::Block>(cpu, key, POWERS - 1)));
     gcm_tag(sums.reduce_true_mid(), s[0]).to_bytes()
 }
 
@@ -593,12 +590,10 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             }
         };
         // Lanes past the table's end meet zero blocks.
-        let p = if powers.len() >= V::LANES {
-            V::load_elems(cpu, powers)
-        } else {
-            V::load_elems_partial(cpu, powers)
-        };
-        sums.add(product(hashed.bswap().xor(carry), p));
+        sums.add(product(
+            hashed.bswap().xor(carry),
+            powers_of::<V>(cpu, powers),
+        ));
         carry = V::zero(cpu);
     }
     if let Some(l) = lengths {
@@ -909,8 +904,6 @@ mod tests {
         }
     }
 
-    /// A key with fewer powers than the kernels read for a message is refused (the caller
-    /// takes the old path), and one with just enough gives the portable tag.
     /// A key holding fewer than `POWERS` powers of H (a derived key's:
     /// `gcm::powers_for`): the call declines it (`None`; the caller runs the old path) or
     /// is right, and never declines a key with a batch's powers and one more. Lengths:
