@@ -154,6 +154,16 @@ macro_rules! kernel_list {
             [gcm_lean_finish_kernel] fn gcm_lean_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::finish::<V>,
                 portable {};
+            /// One-body AES-GCM-SIV (`kernels::siv_lean`): whole encryption, from key
+            /// derivation to the tag.
+            [siv_lean_seal_kernel] fn siv_lean_seal(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv_lean::seal::<V, LEAN_N>,
+                portable {};
+            /// One-body AES-GCM-SIV: whole decryption under the received tag, the tag of
+            /// the plaintext (the caller compares).
+            [siv_lean_open_kernel] fn siv_lean_open(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv_lean::open::<V, LEAN_N>,
+                portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,

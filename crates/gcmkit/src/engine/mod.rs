@@ -618,6 +618,13 @@ impl Kernels {
         io: Data<'_>,
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
+        // The one-body kernels (#75) on every hardware engine.
+        if self.uses_gcm_lean() {
+            return match received {
+                None => self.siv_lean_seal_kernel(kgk, nonce, aad, io),
+                Some(t) => self.siv_lean_open_kernel(kgk, nonce, aad, io, t),
+            };
+        }
         if self.siv_small_fits(aad.len(), io.len()) {
             self.siv_small(kgk, nonce, aad, io.into_in_place(), received)
         } else {

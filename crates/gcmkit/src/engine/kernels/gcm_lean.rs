@@ -49,7 +49,7 @@
 //! enough.
 
 use super::super::simd::Simd;
-use super::aes::broadcast_key;
+use super::aes::{broadcast_key, Keys};
 use super::ghash::{gcm_tag, hash_block, Sums};
 use super::unrolled;
 use crate::aes::RoundKeys;
@@ -58,7 +58,7 @@ use crate::field::{HashKey, POWERS};
 
 /// Round keys of any key size: key 0 and the last ten in vectors, the extra rounds'
 /// keys (none for AES-128) left in memory.
-struct RoundRegs<'k, V> {
+pub(super) struct RoundRegs<'k, V> {
     first: V,
     /// Keys rounds - 9 to rounds: the nine middle rounds every key size has, then the last.
     last: [V; 10],
@@ -91,6 +91,38 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
             ],
             extra: &b[1..rounds - 9],
         }
+    }
+
+    /// From a schedule in registers (AES-GCM-SIV's per-message key, `siv::derive`): the
+    /// keys broadcast from their registers; the extra rounds' keys (AES-192/256) stored in
+    /// `extra`, which the caller wipes. One arm per key size, so that every index into
+    /// the registers' array is a constant (a run-time index would put the array in memory).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(super) fn from_keys(
+        cpu: V::Cpu,
+        ek: &Keys<V::Block>,
+        extra: &'k mut [[u8; 16]; 4],
+    ) -> Self {
+        // Keys 1 to 4: AES-256's extra ones (AES-192 uses the first two; AES-128 none).
+        for (e, k) in extra.iter_mut().zip(&ek.k[1..]) {
+            k.store(e);
+        }
+        let (last, extra) = match ek.rounds {
+            10 => (broadcast_ten::<V, 10>(cpu, &ek.k), &extra[..0]),
+            12 => (broadcast_ten::<V, 12>(cpu, &ek.k), &extra[..2]),
+            _ => (broadcast_ten::<V, 14>(cpu, &ek.k), &extra[..4]),
+        };
+        RoundRegs {
+            first: V::broadcast(cpu, ek.k[0]),
+            last,
+            extra,
+        }
+    }
+
+    /// The vectors' backend token.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(super) fn cpu(&self) -> V::Cpu {
+        self.first.cpu()
     }
 
     /// Whitening and the extra rounds (from memory, one predictable loop).
@@ -126,7 +158,7 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
     /// where it is written, so the blocks' chains interleave and are not sunk after later
     /// code (a constant at every call).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn encrypt<const M: usize>(&self, s: &mut [V; M], pinned: bool) {
+    pub(super) fn encrypt<const M: usize>(&self, s: &mut [V; M], pinned: bool) {
         self.begin(s);
         for k in &self.last[..9] {
             for x in s.iter_mut() {
@@ -153,7 +185,7 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
 
     /// The keys' first lanes, for one block (E(K, Y0)).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn lane0(&self) -> RoundRegs<'k, V::Block> {
+    pub(super) fn lane0(&self) -> RoundRegs<'k, V::Block> {
         let mut last = [self.last[0].lane0(); 10];
         for (b, v) in last.iter_mut().zip(&self.last) {
             *b = v.lane0();
@@ -166,22 +198,44 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
     }
 }
 
+/// Keys `R - 9` to `R` of a schedule in registers, broadcast (see `RoundRegs::from_keys`).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn broadcast_ten<V: Simd, const R: usize>(cpu: V::Cpu, k: &[V::Block; 15]) -> [V; 10] {
+    let mut t = [V::zero(cpu); 10];
+    for (i, x) in t.iter_mut().enumerate() {
+        *x = V::broadcast(cpu, k[R - 9 + i]);
+    }
+    t
+}
+
+/// A block or counter between its bytes and its integer (field) form: byte-reversed for
+/// GCM, whose counters and GHASH blocks are big-endian; as it is with `SIV` (AES-GCM-SIV's
+/// little-endian counter and POLYVAL's blocks already are). An involution.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(super) fn int_form<V: Simd, const SIV: bool>(x: V) -> V {
+    if SIV {
+        x
+    } else {
+        x.bswap()
+    }
+}
+
 /// Counter blocks in integer form: `next` holds the next `LANES` counters, `step` adds
 /// `LANES` to each; `low` is lane 0's 32-bit counter, kept beside `next` as an integer
 /// (read only with a round-one table, for a public counter). Derived from `next` in each
 /// batch instead (a vector-to-integer move), the batch loop ran 5-10 % slower
 /// (docs/tuning.md).
-struct Counters<V> {
+pub(super) struct Counters<V, const SIV: bool> {
     next: V,
     step: V,
     low: u32,
 }
 
-impl<V: Simd> Counters<V> {
-    /// From the next counter block (SP 800-38D's form).
+impl<V: Simd, const SIV: bool> Counters<V, SIV> {
+    /// From the next counter block (SP 800-38D's form, or RFC 8452's with `SIV`).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn new(cpu: V::Cpu, block: V::Block) -> Self {
-        let int = block.bswap();
+    pub(super) fn new(cpu: V::Cpu, block: V::Block) -> Self {
+        let int = int_form::<V::Block, SIV>(block);
         Counters {
             next: V::broadcast(cpu, int).add32(V::lane_offsets(cpu)),
             step: V::splat_dword0(cpu, V::LANES as i32),
@@ -198,10 +252,10 @@ impl<V: Simd> Counters<V> {
 
     /// The next `M` vectors of counter blocks, ready for AES.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn take<const M: usize>(&mut self) -> [V; M] {
+    pub(super) fn take<const M: usize>(&mut self) -> [V; M] {
         let mut s = [self.next; M];
         for x in s.iter_mut() {
-            *x = self.next.bswap();
+            *x = int_form::<V, SIV>(self.next);
             self.next = self.next.add32(self.step);
         }
         self.low = self.low.wrapping_add((M * V::LANES) as u32);
@@ -227,10 +281,10 @@ impl<'t, V: Simd> RoundOneRun<'t, V> {
     /// The next `N` vectors after round 1, or `None` when the batch carries out of the
     /// counter's last byte (the caller runs the rounds).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn take<const N: usize>(
+    fn take<const N: usize, const SIV: bool>(
         &mut self,
         k: &RoundRegs<'_, V>,
-        c: &mut Counters<V>,
+        c: &mut Counters<V, SIV>,
     ) -> Option<[V; N]> {
         let cpu = k.first.cpu();
         let blocks = N * V::LANES;
@@ -240,7 +294,7 @@ impl<'t, V: Simd> RoundOneRun<'t, V> {
             return None;
         }
         if self.base_hi != Some(low >> 8) {
-            let first = V::broadcast(cpu, c.next.bswap().lane0());
+            let first = V::broadcast(cpu, int_form::<V, SIV>(c.next).lane0());
             let b = first.and(V::from_u128(cpu, !(0xff << 120)));
             self.base = b.xor(k.first).aesenc(k.key1());
             self.base_hi = Some(low >> 8);
@@ -344,10 +398,10 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
 ) {
     let k = RoundRegs::<V>::new(cpu, rk);
     let bc = V::block_cpu(cpu);
-    let mut c = Counters::<V>::new(cpu, V::Block::load_halves(bc, ctr));
+    let mut c = Counters::<V, false>::new(cpu, V::Block::load_halves(bc, ctr));
     let a = V::Block::from_u128(bc, *acc);
     let blocks = data.len().div_ceil(16);
-    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, Io::new(data), None, None);
+    let a = crypt::<V, N, DECRYPT, false>(&k, key, &mut c, a, Io::new(data), None, None);
     *acc = a.to_u128();
     // The counters advance a vector at a time; the next call starts after the blocks
     // used (inc32 wraps as the kernel's lane additions do).
@@ -356,7 +410,7 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
 
 /// Largest AAD and largest data, in bytes, of a message [`whole`] runs on the engine's
 /// single-block vectors.
-const SHORT: usize = 32;
+pub(super) const SHORT: usize = 32;
 
 /// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
 /// from the block after Y0 with the length block hashed in the same final reduction,
@@ -383,15 +437,15 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     // E(K, Y0) first: an AES chain of its own, which the core overlaps with the rest.
     let mut m = [y0];
     k.lane0().encrypt(&mut m, false);
-    let mut c = Counters::<V>::new(cpu, y0);
+    let mut c = Counters::<V, false>::new(cpu, y0);
     c.skip_one();
     let mut a = V::Block::zero(bc);
     if !aad.is_empty() {
-        a = hash::<V, N>(cpu, key, a, aad);
+        a = hash::<V, N, false>(cpu, key, a, aad, None);
     }
     let io = Io::new(data);
     let lengths = length_block(bc, aad.len(), io.len());
-    let a = crypt::<V, N, DECRYPT>(&k, key, &mut c, a, io, Some(lengths), round_one);
+    let a = crypt::<V, N, DECRYPT, false>(&k, key, &mut c, a, io, Some(lengths), round_one);
     gcm_tag(a, m[0]).to_bytes()
 }
 
@@ -411,7 +465,7 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
     let cpu = V::block_cpu(cpu);
     let k = RoundRegs::<V::Block>::new(cpu, rk);
     let y0 = V::Block::from_u128_computed(cpu, y0);
-    let mut c = Counters::<V::Block>::new(cpu, y0);
+    let mut c = Counters::<V::Block, false>::new(cpu, y0);
     c.skip_one();
     let [y1] = c.take::<1>();
     let mut s = [y0, y1];
@@ -464,10 +518,10 @@ fn length_block<B: Simd>(cpu: B::Cpu, aad_len: usize, data_len: usize) -> B {
 /// returns the new value. With `lengths`, the length block is hashed after the data, in
 /// the tail's one reduction.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
+pub(super) fn crypt<V: Simd, const N: usize, const HASH_INPUT: bool, const SIV: bool>(
     k: &RoundRegs<'_, V>,
     key: &HashKey,
-    c: &mut Counters<V>,
+    c: &mut Counters<V, SIV>,
     mut a: V::Block,
     mut io: Io<'_>,
     lengths: Option<V::Block>,
@@ -482,13 +536,13 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         let pw = batch_powers::<V, N>(cpu, key);
         // Encryption: the previous batch's ciphertext, as field elements.
         let mut pending = [V::zero(cpu); N];
-        if !DECRYPT {
+        if !HASH_INPUT {
             let mut s = c.take::<N>();
             k.encrypt(&mut s, false);
             let mut out = io.load_run::<V, N>(cpu, 0);
             for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
                 *o = o.xor(*x);
-                *p = o.bswap();
+                *p = int_form::<V, SIV>(*o);
             }
             io.store_run(0, &out);
             at = batch;
@@ -499,9 +553,10 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             base_hi: None,
         });
         while len - at >= batch {
-            let from_table = match table.as_mut() {
-                Some(t) => t.take::<N>(k, c),
-                None => None,
+            // (A round-one table comes only with GCM's counters.)
+            let from_table = match (table.as_mut(), SIV) {
+                (Some(t), false) => t.take::<N, SIV>(k, c),
+                _ => None,
             };
             let one_done = from_table.is_some();
             let mut s = match from_table {
@@ -511,10 +566,10 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             // Decryption hashes its input, read up front; encryption reads it after the
             // rounds (not held across them: with 16 registers it was spilled and reloaded).
             let mut g = pending;
-            if DECRYPT {
+            if HASH_INPUT {
                 let inp = io.load_run::<V, N>(cpu, at);
                 for (x, i) in g.iter_mut().zip(&inp) {
-                    *x = i.bswap();
+                    *x = int_form::<V, SIV>(*i);
                 }
             }
             g[0] = g[0].xor(V::from_lane0(cpu, a));
@@ -522,15 +577,15 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             let mut out = io.load_run::<V, N>(cpu, at);
             for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
                 *o = o.xor(*x);
-                if !DECRYPT {
-                    *p = o.bswap();
+                if !HASH_INPUT {
+                    *p = int_form::<V, SIV>(*o);
                 }
             }
             io.store_run(at, &out);
             a = sums.reduce_true_mid();
             at += batch;
         }
-        if !DECRYPT {
+        if !HASH_INPUT {
             pending[0] = pending[0].xor(V::from_lane0(cpu, a));
             let mut sums = Sums::<V>::zero(cpu);
             for (x, p) in pending.iter().zip(&pw) {
@@ -556,9 +611,9 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         let inp = io.load::<V>(cpu, at);
         let out = inp.xor(s[0]);
         io.store(at, out);
-        let hashed = if DECRYPT { inp } else { out };
+        let hashed = if HASH_INPUT { inp } else { out };
         sums.add(product(
-            hashed.bswap().xor(carry),
+            int_form::<V, SIV>(hashed).xor(carry),
             V::load_elems(cpu, powers),
         ));
         powers = &powers[V::LANES..];
@@ -573,7 +628,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             let inp = io.load::<V>(cpu, at);
             let out = inp.xor(s[0]);
             io.store(at, out);
-            if DECRYPT {
+            if HASH_INPUT {
                 inp
             } else {
                 out
@@ -583,7 +638,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
             let out = inp.xor(s[0]);
             io.store_tail(at, out);
             // Past the end, `out` holds keystream: hash zeros there.
-            if DECRYPT {
+            if HASH_INPUT {
                 inp
             } else {
                 out.keep_bytes(rest)
@@ -591,7 +646,7 @@ fn crypt<V: Simd, const N: usize, const DECRYPT: bool>(
         };
         // Lanes past the table's end meet zero blocks.
         sums.add(product(
-            hashed.bswap().xor(carry),
+            int_form::<V, SIV>(hashed).xor(carry),
             powers_of::<V>(cpu, powers),
         ));
         carry = V::zero(cpu);
@@ -615,17 +670,19 @@ pub(crate) fn aad<V: Simd, const N: usize>(
     data: &[u8],
 ) {
     let a = V::Block::from_u128(V::block_cpu(cpu), *acc);
-    *acc = hash::<V, N>(cpu, key, a, data).to_u128();
+    *acc = hash::<V, N, false>(cpu, key, a, data, None).to_u128();
 }
 
-/// GHASH of `data` (the last block zero-padded) from the value `a`: batches of B blocks
-/// with one reduction each, then the rest one vector at a time with one reduction.
+/// GHASH (POLYVAL with `SIV`) of `data` (the last block zero-padded) from the value `a`,
+/// then of `lengths` (an element) if given: batches of B blocks with one reduction each,
+/// then the rest one vector at a time with one reduction.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn hash<V: Simd, const N: usize>(
+pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
     cpu: V::Cpu,
     key: &HashKey,
     mut a: V::Block,
     data: &[u8],
+    lengths: Option<V::Block>,
 ) -> V::Block {
     let len = data.len();
     let vb = 16 * V::LANES;
@@ -637,7 +694,7 @@ fn hash<V: Simd, const N: usize>(
             let mut sums = Sums::<V>::zero(cpu);
             let mut carry = V::from_lane0(cpu, a);
             for (j, p) in pw.iter().enumerate() {
-                let x = V::load(cpu, &data[at + vb * j..]).bswap().xor(carry);
+                let x = int_form::<V, SIV>(V::load(cpu, &data[at + vb * j..])).xor(carry);
                 sums.add(product(x, *p));
                 carry = V::zero(cpu);
             }
@@ -645,8 +702,9 @@ fn hash<V: Simd, const N: usize>(
             at += batch;
         }
     }
-    if at < len {
-        let first_power = POWERS - (len - at).div_ceil(16);
+    if at < len || lengths.is_some() {
+        let blocks = (len - at).div_ceil(16) + usize::from(lengths.is_some());
+        let first_power = POWERS - blocks;
         let mut sums = Sums::<V>::zero(cpu);
         let mut carry = V::from_lane0(cpu, a);
         let mut b = 0;
@@ -658,10 +716,15 @@ fn hash<V: Simd, const N: usize>(
                 V::load_partial(cpu, &data[at..])
             };
             let p = powers_at::<V>(cpu, key, first_power + b);
-            sums.add(product(x.bswap().xor(carry), p));
+            sums.add(product(int_form::<V, SIV>(x).xor(carry), p));
             carry = V::zero(cpu);
             at += vb.min(rest);
             b += V::LANES;
+        }
+        if let Some(l) = lengths {
+            // H^1 in lane 0; the running value rides here when no data block took it.
+            let x = V::from_lane0(cpu, l).xor(carry);
+            sums.add(product(x, powers_at::<V>(cpu, key, POWERS - 1)));
         }
         a = sums.reduce_true_mid();
     }

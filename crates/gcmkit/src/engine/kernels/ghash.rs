@@ -110,8 +110,9 @@ static LANE_MASKS: [u128; 7] = [0, 0, 0, u128::MAX, 0, 0, 0];
 const LANE_MASK_AT: usize = 3;
 
 /// Most vectors [`fill_key_powers`] computes: every engine's widest batch (MAXW) is at
-/// most 8 vectors (aesni 8 blocks, avx2 16, avx512 32).
-const FILL_VECTORS: usize = 8;
+/// most 8 vectors (aesni 8 blocks, avx2 16, avx512 32), and the one-body AES-GCM-SIV
+/// (`siv_lean`) reads a batch's powers and one more (aesni 9 blocks: 9 vectors).
+pub(super) const FILL_VECTORS: usize = 16;
 
 /// H^1..H^count (count a multiple of `V::LANES`, at most `FILL_VECTORS` vectors) as a
 /// key of `flavor` in `key`'s storage (the descending table and its Karatsuba helpers,

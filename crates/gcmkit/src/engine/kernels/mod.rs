@@ -72,6 +72,7 @@ pub(crate) mod gcm_one;
 pub(crate) mod ghash;
 pub(crate) mod polyval;
 pub(crate) mod siv;
+pub(crate) mod siv_lean;
 
 pub(crate) use siv::SIV2015_SMALL_DATA;
 pub(crate) use siv::SIV_SMALL_BLOCKS;

@@ -635,7 +635,7 @@ fn power<V: Simd>(bc: <B<V> as Simd>::Cpu, hk: &HashKey, k: usize) -> B<V> {
 /// TAG = AES(K_enc, S), S = POLYVAL xor nonce with bit 127 cleared
 /// (`siv::tag_input_u128`), in vector registers.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn tag_of<V: Simd>(ek: &Keys<B<V>>, polyval: B<V>, nonce: &[u8; 12]) -> B<V> {
+pub(super) fn tag_of<V: Simd>(ek: &Keys<B<V>>, polyval: B<V>, nonce: &[u8; 12]) -> B<V> {
     let bc = polyval.cpu();
     let n = B::<V>::from_u128_computed(bc, siv::tag_input_u128(0, nonce));
     let low127 = B::<V>::from_u128(bc, !siv::first_counter_u128(0));
@@ -659,7 +659,7 @@ fn stack_keys<V: Simd>(ek: &Keys<B<V>>) -> RoundKeys {
 /// DeriveKey (RFC 8452 sec. 4) and the derived encryption key's schedule, kept in
 /// registers: the POLYVAL key H and the round keys, for both the small and the bulk path.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn derive<V: Simd>(
+pub(super) fn derive<V: Simd>(
     cpu: V::Cpu,
     kgk: &RoundKeys,
     nonce: &[u8; 12],

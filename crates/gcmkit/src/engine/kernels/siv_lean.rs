@@ -1,0 +1,302 @@
+//! AES-GCM-SIV (RFC 8452) on the one-body kernels of [`super::gcm_lean`] (#75 milestone
+//! 3): per engine one whole-message entry point per direction, every key size and
+//! message length in the same code, in place or not. The steps are those of RFC 8452
+//! sec. 4 and 5 on the same body as AES-GCM:
+//!
+//! - **Key derivation** (`siv::derive`): DeriveKey's four or six AES blocks under the
+//!   key-generating key as independent chains, the encryption key's schedule in
+//!   registers, the POLYVAL key H.
+//! - **Powers of H**: per message (the key changes with the nonce), only as many as the
+//!   message reads: its blocks (AAD, data, the length block), at most a batch's and one
+//!   more (`gcm_lean`'s calls' rule), rounded up to whole vectors; `LANES` powers per
+//!   multiply, by doubling (`ghash::fill_key_powers`), while the key schedule runs.
+//! - **POLYVAL** is `gcm_lean`'s GHASH body without the byte reversal (its blocks and
+//!   H are already POLYVAL elements; `int_form`): batches of B blocks, one reduction
+//!   each, the tail one vector at a time with the length block in its one reduction.
+//! - **Counter mode** is `gcm_lean`'s with the 32-bit counter little-endian in the first
+//!   word (already integer form: no byte reversal), from the tag with bit 127 set.
+//! - **Encryption**: POLYVAL of AAD, plaintext and lengths; TAG = AES(K_enc, S), S the
+//!   hash xor the nonce with bit 127 cleared; counter mode from the tag ([`ctr`]).
+//! - **Decryption**: counter mode from the received tag with POLYVAL of its output (the
+//!   plaintext) stitched into the same batches (`gcm_lean::crypt`, as GCM encryption
+//!   hashes its output), then the tag of the plaintext, which the caller compares in
+//!   constant time (zeroing the output on mismatch).
+//!
+//! Every per-message secret that goes to memory is wiped: the table of powers
+//! (`MessageKey`, on drop) and AES-192/256's extra round keys ([`whole`]).
+
+use super::super::message_key::MessageKey;
+use super::super::simd::Simd;
+use super::gcm_lean::{crypt, hash, Counters, RoundRegs, SHORT};
+use super::ghash::{fill_key_powers, FILL_VECTORS};
+use super::siv::{derive, tag_of};
+use crate::aes::RoundKeys;
+use crate::engine::{Data, Io};
+use crate::field::{Flavor, POWERS};
+use crate::spec::siv;
+
+/// Whole AES-GCM-SIV encryption of `data` (in place or into a separate destination):
+/// returns the tag.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn seal<V: Simd, const N: usize>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+) -> Result<[u8; 16], crate::Error> {
+    whole::<V, N, false>(cpu, kgk, nonce, aad, data, &[0; 16])
+}
+
+/// Whole AES-GCM-SIV decryption of `data` under the `received` tag's counter: returns
+/// the tag of the plaintext written (the caller compares, and zeroes it on mismatch).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn open<V: Simd, const N: usize>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+    received: &[u8; 16],
+) -> Result<[u8; 16], crate::Error> {
+    whole::<V, N, true>(cpu, kgk, nonce, aad, data, received)
+}
+
+/// [`seal`] and [`open`] in one generic body (`received` is read only when `DECRYPT`). A
+/// message of at most `gcm_lean::SHORT` bytes of AAD and of data runs on the engine's
+/// single-block vectors (`N` = 0: no batch loop, no lanes to fold), as AES-GCM's does.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+    received: &[u8; 16],
+) -> Result<[u8; 16], crate::Error> {
+    if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
+        let bc = V::block_cpu(cpu);
+        return whole::<V::Block, 0, DECRYPT>(bc, kgk, nonce, aad, data, received);
+    }
+    let bc = V::block_cpu(cpu);
+    let len = data.len();
+    // The powers the calls read (`gcm_lean`'s rule): every block's, at most a batch's and
+    // one more; without batches (`N` = 0, only for short messages), every block's.
+    let blocks = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
+    let most = if N == 0 { POWERS } else { N * V::LANES + 1 };
+    let count = blocks.min(most).next_multiple_of(V::LANES);
+    if count > POWERS.min(FILL_VECTORS * V::LANES) {
+        // Not reached (`N` is 0 only under `SHORT`): a typed error, not a short table.
+        return Err(crate::Error::InvalidParameter(
+            "AES-GCM-SIV message too long for a kernel without batches",
+        ));
+    }
+    let (h, ek) = derive::<V>(cpu, kgk, nonce, !DECRYPT || V::LANES < 4)?;
+    let mut storage = MessageKey::<V>::new(cpu);
+    let key = fill_key_powers::<V>(cpu, h, count, Flavor::Polyval, &mut storage);
+    let mut extra = [[0u8; 16]; 4];
+    let k = RoundRegs::<V>::from_keys(cpu, &ek, &mut extra);
+    let lengths = length_block::<V::Block>(bc, aad.len(), len);
+    let mut a = V::Block::zero(bc);
+    if !aad.is_empty() {
+        a = hash::<V, N, true>(cpu, key, a, aad, None);
+    }
+    // The first counter block: a tag with bit 127 set.
+    let top = V::Block::from_u128(bc, siv::first_counter_u128(0));
+    let tag = if DECRYPT {
+        let first = V::Block::load(bc, received).or(top);
+        let mut c = Counters::<V, true>::new(cpu, first);
+        let io = Io::new(data);
+        let a = crypt::<V, N, false, true>(&k, key, &mut c, a, io, Some(lengths), None);
+        tag_of::<V>(&ek, a, nonce)
+    } else {
+        let a = hash::<V, N, true>(cpu, key, a, data.src(), Some(lengths));
+        let tag = tag_of::<V>(&ek, a, nonce);
+        let mut c = Counters::<V, true>::new(cpu, tag.or(top));
+        ctr::<V, N>(&k, &mut c, Io::new(data));
+        tag
+    };
+    crate::secret::wipe::wipe_bytes(extra.as_flattened_mut());
+    Ok(tag.to_bytes())
+}
+
+/// AES-GCM-SIV's length block (`siv::length_block`: the AAD's and the data's bit
+/// lengths, little-endian, AAD first) as a POLYVAL element.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn length_block<B: Simd>(cpu: B::Cpu, aad_len: usize, data_len: usize) -> B {
+    let bits = |n: usize| u128::from((n as u64).wrapping_mul(8));
+    B::from_u128_computed(cpu, bits(aad_len) | (bits(data_len) << 64))
+}
+
+/// Counter mode alone (encryption's second pass, after the tag): batches of `N` vectors,
+/// then one vector at a time, the last partial vector read and written with
+/// `load_tail`/`store_tail`.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn ctr<V: Simd, const N: usize>(k: &RoundRegs<'_, V>, c: &mut Counters<V, true>, mut io: Io<'_>) {
+    let cpu = k.cpu();
+    let len = io.len();
+    let vb = 16 * V::LANES;
+    let mut at = 0;
+    if N > 0 {
+        while len - at >= N * vb {
+            let mut s = c.take::<N>();
+            k.encrypt(&mut s, false);
+            let mut out = io.load_run::<V, N>(cpu, at);
+            for (o, x) in out.iter_mut().zip(&s) {
+                *o = o.xor(*x);
+            }
+            io.store_run(at, &out);
+            at += N * vb;
+        }
+    }
+    while len - at >= vb {
+        let [mut s] = c.take::<1>();
+        k.encrypt(core::array::from_mut(&mut s), false);
+        let out = io.load::<V>(cpu, at).xor(s);
+        io.store(at, out);
+        at += vb;
+    }
+    if at < len {
+        let [mut s] = c.take::<1>();
+        k.encrypt(core::array::from_mut(&mut s), false);
+        let out = io.load_tail::<V>(cpu, at).xor(s);
+        io.store_tail(at, out);
+    }
+}
+
+/// The one-body kernels against the old AES-GCM-SIV kernels of the same engine and the
+/// portable engine, on every hardware engine this CPU has: every key size, lengths across
+/// every vector, batch and tail boundary and the `SHORT` bound, AAD lengths likewise, in
+/// place and not, both directions; a wrong tag gives a different plaintext tag.
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use crate::aes::RoundKeys;
+    use crate::engine::{Data, Engine, Kernels};
+    use crate::mode::AeadMode;
+    use crate::{AesGcmSiv, Error};
+
+    fn bytes(n: usize, seed: u64) -> std::vec::Vec<u8> {
+        crate::testing::xorshift64(seed | 1)
+            .take(n)
+            .map(|x| x as u8)
+            .collect()
+    }
+
+    /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), `SHORT` (32 B),
+    /// batches (8 and 16 blocks), a batch and one more block, and two batches.
+    fn lengths() -> std::vec::Vec<usize> {
+        let mut v = std::vec::Vec::new();
+        for base in [0usize, 16, 32, 48, 64, 128, 144, 256, 272, 512, 1024] {
+            for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17] {
+                let n = base as isize + d;
+                if n >= 0 {
+                    v.push(n as usize);
+                }
+            }
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// The hardware engines this CPU runs (see `gcm_lean`'s tests: never empty where the
+    /// CPU has AES and carry-less multiply instructions).
+    fn hardware() -> std::vec::Vec<Kernels> {
+        let v: std::vec::Vec<Kernels> = Engine::supported()
+            .filter(|e| *e != Engine::Portable)
+            .map(|e| e.kernels().unwrap())
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        let has = std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("pclmulqdq");
+        #[cfg(target_arch = "aarch64")]
+        let has = std::arch::is_aarch64_feature_detected!("aes");
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let has = false;
+        assert!(
+            !has || !v.is_empty(),
+            "the CPU has AES instructions but no hardware engine ran"
+        );
+        v
+    }
+
+    /// The old kernels' result in place (`siv_small` where it fits, else the bulk kernel).
+    fn old(
+        k: Kernels,
+        kgk: &RoundKeys,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        received: Option<&[u8; 16]>,
+    ) -> Result<[u8; 16], Error> {
+        let r = if k.siv_small_fits(aad.len(), buf.len()) {
+            k.siv_small(kgk, nonce, aad, buf, received)
+        } else {
+            k.siv_large_kernel(kgk, nonce, aad, Data::InPlace(buf), received)
+        };
+        r.unwrap()
+    }
+
+    #[test]
+    fn lean_matches_old_kernels_and_portable() {
+        let mut seed = 1u64;
+        for k in hardware() {
+            for key_len in [16, 24, 32] {
+                let key = bytes(key_len, seed);
+                let kgk = RoundKeys::new(&key).unwrap();
+                let portable = AesGcmSiv::with_engine(&key, Engine::Portable).unwrap();
+                for len in lengths() {
+                    for aad_len in [0usize, 1, 16, 17, 33, 255, 256, 257, 600] {
+                        seed += 1;
+                        let nonce: [u8; 12] = bytes(12, seed).try_into().unwrap();
+                        let aad = bytes(aad_len, seed + 7);
+                        let pt = bytes(len, seed + 9);
+                        let what = format!("{k:?} AES-{} len {len} aad {aad_len}", 8 * key_len);
+                        let sealed = portable.encrypt(&nonce, &pt, &aad).unwrap();
+                        let (want, want_tag) = sealed.split_at(len);
+                        let want_tag: [u8; 16] = want_tag.try_into().unwrap();
+                        let mut buf = pt.clone();
+                        let tag = old(k, &kgk, &nonce, &aad, &mut buf, None).unwrap();
+                        assert_eq!((tag, &buf[..]), (want_tag, want), "old {what}");
+                        // Encrypt in place and into a separate buffer.
+                        let mut ct = pt.clone();
+                        let tag =
+                            k.siv_lean_seal_kernel(&kgk, &nonce, &aad, Data::InPlace(&mut ct));
+                        assert_eq!(tag.unwrap().unwrap(), want_tag, "{what}");
+                        assert_eq!(ct, want, "{what}");
+                        let mut out = std::vec![0u8; len];
+                        let tag =
+                            k.siv_lean_seal_kernel(&kgk, &nonce, &aad, Data::Copy(&pt, &mut out));
+                        assert_eq!(
+                            (tag.unwrap().unwrap(), &out[..]),
+                            (want_tag, want),
+                            "{what}"
+                        );
+                        // Decrypt both ways: the plaintext back, its tag the received one.
+                        let open = |data: Data<'_>, t: &[u8; 16]| {
+                            k.siv_lean_open_kernel(&kgk, &nonce, &aad, data, t)
+                                .unwrap()
+                                .unwrap()
+                        };
+                        assert_eq!(
+                            (open(Data::InPlace(&mut ct), &want_tag), &ct),
+                            (want_tag, &pt),
+                            "{what}"
+                        );
+                        assert_eq!(
+                            (open(Data::Copy(want, &mut out), &want_tag), &out),
+                            (want_tag, &pt),
+                            "{what}"
+                        );
+                        // A wrong tag: the plaintext's tag (what the caller compares it
+                        // with) is not that tag.
+                        let mut bad = want_tag;
+                        bad[seed as usize % 16] ^= 1 << (seed % 8);
+                        let mut ct = want.to_vec();
+                        assert_ne!(open(Data::InPlace(&mut ct), &bad), bad, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
