@@ -164,6 +164,16 @@ macro_rules! kernel_list {
             [siv_lean_open_kernel] fn siv_lean_open(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv_lean::open::<V, LEAN_N>,
                 portable {};
+            /// One-body AES-GCM-SIV: whole encryption of at most one block of AAD and of
+            /// data, straight through.
+            [siv_lean_seal_one_kernel] fn siv_lean_seal_one(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv_lean::seal_one::<V>,
+                portable {};
+            /// One-body AES-GCM-SIV: whole decryption of at most one block of AAD and of
+            /// data, straight through.
+            [siv_lean_open_one_kernel] fn siv_lean_open_one(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
+                = crate::engine::kernels::siv_lean::open_one::<V>,
+                portable {};
             /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
             [siv_small_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv::siv_small::<V>,

@@ -312,7 +312,7 @@ impl<'t, V: Simd> RoundOneRun<'t, V> {
 
 /// x·h lane by lane, unreduced: the four 64x64 products, the cross terms summed.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn product<V: Simd>(x: V, h: V) -> Sums<V> {
+pub(super) fn product<V: Simd>(x: V, h: V) -> Sums<V> {
     Sums {
         lo: x.clmul::<0x00>(h),
         hi: x.clmul::<0x11>(h),

@@ -155,7 +155,8 @@ pub(super) fn fill_key_powers<V: Simd>(
     // instructions and 15 vector loads fewer; integer ALU operations share ports with
     // the vector ones).
     let mut v = [v0; FILL_VECTORS];
-    for step in 0..FILL_VECTORS.ilog2() {
+    // (No steps past a full table's vectors: the bound is a constant per backend.)
+    for step in 0..FILL_VECTORS.min(POWERS / l).ilog2() {
         let have = 1 << step;
         if have >= m {
             break;

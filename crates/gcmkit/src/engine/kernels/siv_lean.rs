@@ -27,8 +27,9 @@
 
 use super::super::message_key::MessageKey;
 use super::super::simd::Simd;
-use super::gcm_lean::{crypt, hash, Counters, RoundRegs, SHORT};
-use super::ghash::{fill_key_powers, FILL_VECTORS};
+use super::aes::aes_n;
+use super::gcm_lean::{crypt, hash, product, Counters, RoundRegs};
+use super::ghash::{fill_key_powers, mul, Sums, FILL_VECTORS};
 use super::siv::{derive, tag_of};
 use crate::aes::RoundKeys;
 use crate::engine::{Data, Io};
@@ -48,6 +49,31 @@ pub(crate) fn seal<V: Simd, const N: usize>(
     whole::<V, N, false>(cpu, kgk, nonce, aad, data, &[0; 16])
 }
 
+/// [`one_block`] encryption (at most one block of AAD and of data).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn seal_one<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+) -> Result<[u8; 16], crate::Error> {
+    one_block::<V, false>(cpu, kgk, nonce, aad, data, &[0; 16])
+}
+
+/// [`one_block`] decryption (at most one block of AAD and of data).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn open_one<V: Simd>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+    received: &[u8; 16],
+) -> Result<[u8; 16], crate::Error> {
+    one_block::<V, true>(cpu, kgk, nonce, aad, data, received)
+}
+
 /// Whole AES-GCM-SIV decryption of `data` under the `received` tag's counter: returns
 /// the tag of the plaintext written (the caller compares, and zeroes it on mismatch).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
@@ -62,9 +88,7 @@ pub(crate) fn open<V: Simd, const N: usize>(
     whole::<V, N, true>(cpu, kgk, nonce, aad, data, received)
 }
 
-/// [`seal`] and [`open`] in one generic body (`received` is read only when `DECRYPT`). A
-/// message of at most `gcm_lean::SHORT` bytes of AAD and of data runs on the engine's
-/// single-block vectors (`N` = 0: no batch loop, no lanes to fold), as AES-GCM's does.
+/// [`seal`] and [`open`] in one generic body (`received` is read only when `DECRYPT`).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     cpu: V::Cpu,
@@ -74,21 +98,17 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     data: Data<'_>,
     received: &[u8; 16],
 ) -> Result<[u8; 16], crate::Error> {
-    if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
-        let bc = V::block_cpu(cpu);
-        return whole::<V::Block, 0, DECRYPT>(bc, kgk, nonce, aad, data, received);
-    }
     let bc = V::block_cpu(cpu);
     let len = data.len();
     // The powers the calls read (`gcm_lean`'s rule): every block's, at most a batch's and
-    // one more; without batches (`N` = 0, only for short messages), every block's.
+    // one more.
     let blocks = aad.len().div_ceil(16) + len.div_ceil(16) + 1;
-    let most = if N == 0 { POWERS } else { N * V::LANES + 1 };
-    let count = blocks.min(most).next_multiple_of(V::LANES);
-    if count > POWERS.min(FILL_VECTORS * V::LANES) {
-        // Not reached (`N` is 0 only under `SHORT`): a typed error, not a short table.
+    let count = blocks.min(N * V::LANES + 1).next_multiple_of(V::LANES);
+    if N == 0 || count > POWERS.min(FILL_VECTORS * V::LANES) {
+        // Not reached (every engine's batch is at least one vector, its powers fit the
+        // table): a typed error, not a short table.
         return Err(crate::Error::InvalidParameter(
-            "AES-GCM-SIV message too long for a kernel without batches",
+            "AES-GCM-SIV kernel without batches or with batches past its table",
         ));
     }
     let (h, ek) = derive::<V>(cpu, kgk, nonce, !DECRYPT || V::LANES < 4)?;
@@ -118,6 +138,87 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     };
     crate::secret::wipe::wipe_bytes(extra.as_flattened_mut());
     Ok(tag.to_bytes())
+}
+
+/// [`whole`] for at most one block of AAD and one of data, straight through on the
+/// engine's single-block vectors (a short message's fixed cost: no table of powers, no
+/// loop): H^2 and H^3 by two multiplies beside the key schedule, the (at most three)
+/// hashed blocks, the length block last, multiplied by H^n..H^1 and reduced once; the
+/// tag; one counter block. Encryption hashes its input, so its one AES block waits only
+/// for the tag; decryption's keystream block runs from the received tag beside the
+/// hash of the AAD. The derived encryption key stays in registers (`aes_n`).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
+    cpu: V::Cpu,
+    kgk: &RoundKeys,
+    nonce: &[u8; 12],
+    aad: &[u8],
+    data: Data<'_>,
+    received: &[u8; 16],
+) -> Result<[u8; 16], crate::Error> {
+    let cpu = V::block_cpu(cpu);
+    let mut io = Io::new(data);
+    let len = io.len();
+    if aad.len() > 16 || len > 16 {
+        return Err(crate::Error::InvalidParameter(
+            "AES-GCM-SIV message longer than one block of AAD and of data",
+        ));
+    }
+    let (h, ek) = derive::<V::Block>(cpu, kgk, nonce, false)?;
+    let h2 = mul(h, h);
+    let pw = [mul(h2, h), h2, h];
+    // Blocks hashed: the AAD's and the data's (when not empty), then the length block.
+    let n = usize::from(!aad.is_empty()) + usize::from(len > 0) + 1;
+    let mut at = 3 - n;
+    let mut sums = Sums::<V::Block>::zero(cpu);
+    if !aad.is_empty() {
+        let x = if aad.len() == 16 {
+            V::Block::load(cpu, aad)
+        } else {
+            V::Block::load_partial(cpu, aad)
+        };
+        sums.add(product(x, pw[at]));
+        at += 1;
+    }
+    let top = V::Block::from_u128(cpu, siv::first_counter_u128(0));
+    // The data block (zero past its end); decryption's plaintext. (`load_tail` and
+    // `store_tail` take less than a block.)
+    let mut x = V::Block::zero(cpu);
+    if len > 0 {
+        x = if len == 16 {
+            io.load::<V::Block>(cpu, 0)
+        } else {
+            io.load_tail::<V::Block>(cpu, 0)
+        };
+        if DECRYPT {
+            let mut s = [V::Block::load(cpu, received).or(top)];
+            aes_n(&ek, &mut s);
+            x = x.xor(s[0]);
+            store_block(&mut io, x, len);
+            // Past the end the plaintext holds keystream: hash zeros there.
+            x = x.keep_bytes(len);
+        }
+        sums.add(product(x, pw[at]));
+    }
+    let l = length_block::<V::Block>(cpu, aad.len(), len);
+    sums.add(product(l, h));
+    let tag = tag_of::<V::Block>(&ek, sums.reduce_true_mid(), nonce);
+    if !DECRYPT && len > 0 {
+        let mut s = [tag.or(top)];
+        aes_n(&ek, &mut s);
+        store_block(&mut io, x.xor(s[0]), len);
+    }
+    Ok(tag.to_bytes())
+}
+
+/// Stores the first `len` (1 to 16) bytes of `x` at the start of `io`.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn store_block<B: Simd>(io: &mut Io<'_>, x: B, len: usize) {
+    if len == 16 {
+        io.store(0, x);
+    } else {
+        io.store_tail(0, x);
+    }
 }
 
 /// AES-GCM-SIV's length block (`siv::length_block`: the AAD's and the data's bit
@@ -288,6 +389,32 @@ mod tests {
                             (want_tag, &pt),
                             "{what}"
                         );
+                        // The one-block entry points where the shape is theirs, else a
+                        // typed error.
+                        let mut ct = pt.clone();
+                        let tag = k
+                            .siv_lean_seal_one_kernel(&kgk, &nonce, &aad, Data::InPlace(&mut ct))
+                            .unwrap();
+                        let mut back = std::vec![0u8; len];
+                        let back_tag = k
+                            .siv_lean_open_one_kernel(
+                                &kgk,
+                                &nonce,
+                                &aad,
+                                Data::Copy(want, &mut back),
+                                &want_tag,
+                            )
+                            .unwrap();
+                        if aad_len <= 16 && len <= 16 {
+                            assert_eq!((tag.unwrap(), &ct[..]), (want_tag, want), "one {what}");
+                            assert_eq!((back_tag.unwrap(), &back), (want_tag, &pt), "one {what}");
+                        } else {
+                            assert!(matches!(tag, Err(Error::InvalidParameter(_))), "{what}");
+                            assert!(
+                                matches!(back_tag, Err(Error::InvalidParameter(_))),
+                                "{what}"
+                            );
+                        }
                         // A wrong tag: the plaintext's tag (what the caller compares it
                         // with) is not that tag.
                         let mut bad = want_tag;
