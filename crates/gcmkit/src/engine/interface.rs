@@ -44,7 +44,7 @@ macro_rules! kernel_list {
                 portable {};
             /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
             [hash_update] fn hash_update(key: &crate::field::HashKey, acc: &mut u128, data: &[u8])
-                = crate::engine::kernels::ghash::hash_update::<V, MAXW>,
+                = crate::engine::kernels::gcm_lean::hash_update::<V, LEAN_N>,
                 portable { crate::engine::portable::hash_update(key, acc, data) };
             /// Counter mode with the hash of the input (GCM decryption) or of the output
             /// (GCM encryption, AES-GCM-SIV decryption) absorbed into `acc`; in place or
@@ -117,11 +117,6 @@ macro_rules! kernel_list {
             /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
             [gcm_mid_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
                 = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
-                portable {};
-            /// One-body AES-GCM (`kernels::gcm_lean`): absorbs AAD into the GHASH value.
-            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
-            [gcm_lean_aad_kernel] fn gcm_lean_aad(key: &crate::field::HashKey, acc: &mut u128, aad: &[u8]) -> ()
-                = crate::engine::kernels::gcm_lean::aad::<V, LEAN_N>,
                 portable {};
             /// One-body AES-GCM: encrypts from the counter block `ctr`, hashing the output.
             #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75

@@ -112,6 +112,17 @@ impl HashKey {
         Self::from_element(u128::from_le_bytes(*h), Flavor::Polyval, POWERS, soft::dot)
     }
 
+    /// Key of `flavor` from its 16 bytes (as [`Self::fill_with`] reads them) with only
+    /// `count` powers (portable arithmetic): a derived key's few.
+    #[cfg(test)]
+    pub(crate) fn with_powers(h: &[u8; 16], flavor: Flavor, count: usize) -> Self {
+        let e = match flavor {
+            Flavor::Ghash => mul_x(u128::from_be_bytes(*h)),
+            Flavor::Polyval => u128::from_le_bytes(*h),
+        };
+        Self::from_element(e, flavor, count, soft::dot)
+    }
+
     #[cfg(test)]
     fn from_element(
         h: u128,

@@ -1,8 +1,11 @@
 //! AES-GCM in one body per vector width (#75), every key size and every message length in
 //! the same code, in place or not. Entry points per engine: a whole message per direction
 //! (`whole`), a message of at most one block of AAD and of data per direction
-//! (`one_block`, straight through: its fixed cost is a short message's), and for on-line
-//! GCM the AAD update, encrypt and decrypt updates and finish.
+//! (`one_block`, straight through: its fixed cost is a short message's), the hash update
+//! (`hash_update`: GHASH or POLYVAL, for every hash that runs on its own), and for on-line
+//! GCM the encrypt and decrypt updates and finish. AES-GCM-SIV runs on the same body
+//! (`siv_lean`): with `SIV` the counters are little-endian and the hashed blocks POLYVAL
+//! elements as loaded, so neither is byte-reversed (`int_form`).
 //!
 //! # The body
 //! - **Round keys.** Key 0 and the last ten (the nine middle rounds every key size has, and
@@ -54,7 +57,7 @@ use super::ghash::{gcm_tag, hash_block, Sums};
 use super::unrolled;
 use crate::aes::RoundKeys;
 use crate::engine::{Data, Io, RoundOne};
-use crate::field::{HashKey, POWERS};
+use crate::field::{Flavor, HashKey, POWERS};
 
 /// Round keys of any key size: key 0 and the last ten in vectors, the extra rounds'
 /// keys (none for AES-128) left in memory.
@@ -660,17 +663,45 @@ pub(super) fn crypt<V: Simd, const N: usize, const HASH_INPUT: bool, const SIV: 
     sums.reduce_true_mid()
 }
 
-/// Absorbs `data` (the last block zero-padded) into the GHASH value `acc`.
-#[cfg_attr(not(test), allow(dead_code))] // on-line GCM's entry points (#75 milestone 4)
+/// Absorbs `data` (the last block zero-padded) into `acc` under `key`'s flavor (GHASH, or
+/// POLYVAL): the update of every hash that runs on its own (GMAC, the universal hashes,
+/// GCM-SIV (2015), an IV's GHASH, incremental and on-line GCM).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn aad<V: Simd, const N: usize>(
+pub(crate) fn hash_update<V: Simd, const N: usize>(
     cpu: V::Cpu,
     key: &HashKey,
     acc: &mut u128,
     data: &[u8],
 ) {
-    let a = V::Block::from_u128(V::block_cpu(cpu), *acc);
-    *acc = hash::<V, N, false>(cpu, key, a, data, None).to_u128();
+    // The flavor matched once, outside the loops, so each loop has it as a constant.
+    match key.flavor {
+        Flavor::Ghash => update_as::<V, N, false>(cpu, key, acc, data),
+        Flavor::Polyval => update_as::<V, N, true>(cpu, key, acc, data),
+    }
+}
+
+/// [`hash_update`] for the flavor given as `SIV`. A key holding fewer powers than a batch
+/// and than the data's blocks (a derived key's: `gcm::powers_for`, GCM-SIV (2015)'s) takes
+/// the data in runs of as many blocks as it has powers, each run one tail of [`hash`]
+/// (one call site: the usual key's one run is the whole data).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn update_as<V: Simd, const N: usize, const SIV: bool>(
+    cpu: V::Cpu,
+    key: &HashKey,
+    acc: &mut u128,
+    data: &[u8],
+) {
+    let blocks = data.len().div_ceil(16);
+    let run = if key.count >= blocks.min(N * V::LANES) {
+        data.len()
+    } else {
+        16 * key.count
+    };
+    let mut a = V::Block::from_u128(V::block_cpu(cpu), *acc);
+    for piece in data.chunks(run.max(1)) {
+        a = hash::<V, N, SIV>(cpu, key, a, piece, None);
+    }
+    *acc = a.to_u128();
 }
 
 /// GHASH (POLYVAL with `SIV`) of `data` (the last block zero-padded) from the value `a`,
@@ -926,7 +957,7 @@ mod tests {
             for cut in [16usize, 48, 64, 256, 272, 1024, 1600] {
                 let mut acc = 0u128;
                 for piece in aad.chunks(cut) {
-                    k.gcm_lean_aad_kernel(&key.h, &mut acc, piece).unwrap();
+                    k.hash_update(&key.h, &mut acc, piece);
                     if piece.len() % 16 != 0 {
                         break;
                     }
@@ -949,7 +980,7 @@ mod tests {
                 // same tag (GHASH over the ciphertext input).
                 let mut acc = 0u128;
                 for piece in aad.chunks(cut) {
-                    k.gcm_lean_aad_kernel(&key.h, &mut acc, piece).unwrap();
+                    k.hash_update(&key.h, &mut acc, piece);
                     if piece.len() % 16 != 0 {
                         break;
                     }
@@ -972,6 +1003,31 @@ mod tests {
                     (want, &pt),
                     "{k:?} decrypted in pieces of {cut}"
                 );
+            }
+        }
+    }
+
+    /// `hash_update` (every hash that runs on its own) with GHASH and POLYVAL keys of 1 to
+    /// B + 2 powers (a derived key's few, taken in runs of its powers; a batch's and
+    /// more, in batches) equals the portable engine's, at lengths around the block and
+    /// batch boundaries, from a nonzero running value.
+    #[test]
+    fn hash_update_with_any_powers_matches_portable() {
+        use crate::field::{Flavor, HashKey};
+        for k in hardware() {
+            let b = k.lean_blocks();
+            let h: [u8; 16] = bytes(16, 21).try_into().unwrap();
+            for flavor in [Flavor::Ghash, Flavor::Polyval] {
+                for powers in 1..=b + 2 {
+                    let key = HashKey::with_powers(&h, flavor, powers);
+                    for len in [0, 1, 15, 16, 17, 16 * b - 1, 16 * b, 16 * b + 1, 48 * b + 5] {
+                        let data = bytes(len, len as u64 + 3);
+                        let (mut want, mut got) = (5u128 << 70, 5u128 << 70);
+                        Kernels::Portable.hash_update(&key, &mut want, &data);
+                        k.hash_update(&key, &mut got, &data);
+                        assert_eq!(got, want, "{k:?} {flavor:?} {powers} powers, {len} B");
+                    }
+                }
             }
         }
     }
