@@ -54,6 +54,7 @@
 use super::super::simd::Simd;
 use super::aes::{broadcast_key, Keys};
 use super::ghash::{gcm_tag, hash_block, Sums};
+use super::polyval::batch_powers as polyval_powers;
 use super::unrolled;
 use crate::aes::RoundKeys;
 use crate::engine::{Data, Io, RoundOne};
@@ -680,6 +681,9 @@ pub(crate) fn hash_update<V: Simd, const N: usize>(
     }
 }
 
+/// Largest input (bytes) [`hash_update`] hashes one block at a time.
+const HASH_SHORT: usize = 64;
+
 /// [`hash_update`] for the flavor given as `SIV`. A key holding fewer powers than a batch
 /// and than the data's blocks (a derived key's: `gcm::powers_for`, GCM-SIV (2015)'s) takes
 /// the data in runs of as many blocks as it has powers, each run one tail of [`hash`]
@@ -692,14 +696,23 @@ fn update_as<V: Simd, const N: usize, const SIV: bool>(
     data: &[u8],
 ) {
     let blocks = data.len().div_ceil(16);
-    let run = if key.count >= blocks.min(N * V::LANES) {
-        data.len()
+    let bc = V::block_cpu(cpu);
+    let mut a = V::Block::from_u128(bc, *acc);
+    // Up to `HASH_SHORT` bytes one block at a time without the batch loop (on the
+    // single-block vectors, as `whole` runs short messages): a vector's partial loads
+    // and lane fold, and the batch loop's set-up, cost more than the blocks (GHASH and
+    // POLYVAL at 16-64 B: 15-35 % slower through the vector loop than the old kernels).
+    if data.len() <= HASH_SHORT && key.count >= blocks {
+        a = hash::<V::Block, 0, SIV>(bc, key, a, data, None);
     } else {
-        16 * key.count
-    };
-    let mut a = V::Block::from_u128(V::block_cpu(cpu), *acc);
-    for piece in data.chunks(run.max(1)) {
-        a = hash::<V, N, SIV>(cpu, key, a, piece, None);
+        let run = if key.count >= blocks.min(N * V::LANES) {
+            data.len()
+        } else {
+            16 * key.count
+        };
+        for piece in data.chunks(run.max(1)) {
+            a = hash::<V, N, SIV>(cpu, key, a, piece, None);
+        }
     }
     *acc = a.to_u128();
 }
@@ -727,17 +740,22 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
         // fold and the first vector's products (avx2 and avx512 AES-GCM-SIV encryption,
         // whose POLYVAL is a pass of its own: 8-16 % slower at 16 KiB than the old
         // kernels' `polyval_bulk`, which keeps the same form).
-        let pw = batch_powers::<V, N>(cpu, key);
+        // Karatsuba products (three carry-less multiplies, the key's helpers), not the
+        // stitched pass's schoolbook four: with no AES beside them the multiplies are the
+        // bound (schoolbook: GHASH and POLYVAL 20-30 % slower than the old kernels on
+        // aesni and avx2 from 8 KiB).
+        let (pw, pk) = polyval_powers::<V, N>(cpu, key);
         // H^B: vector 0's lane 0.
         let hb = V::broadcast(cpu, pw[0].lane0());
+        let hbk = V::broadcast(cpu, pk[0].lane0());
         let mut acc = V::from_lane0(cpu, a);
         while len - at >= batch {
-            let mut sums = product(acc, hb);
-            for (j, p) in pw.iter().enumerate() {
+            let mut sums = Sums::product(acc, hb, hbk);
+            for (j, (p, k)) in pw.iter().zip(&pk).enumerate() {
                 let x = int_form::<V, SIV>(V::load(cpu, &data[at + vb * j..]));
-                sums.add(product(x, *p));
+                sums.mul_add(x, *p, *k);
             }
-            acc = sums.reduce_lanes_true_mid();
+            acc = sums.reduce_lanes();
             at += batch;
         }
         a = acc.fold_lanes();
@@ -745,6 +763,8 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
     if at < len || lengths.is_some() {
         let blocks = (len - at).div_ceil(16) + usize::from(lengths.is_some());
         let first_power = POWERS - blocks;
+        // Karatsuba here too (the powers' helpers from the key's `kara`, at the same
+        // places): 64-byte GHASH and POLYVAL 8-17 % slower with schoolbook products.
         let mut sums = Sums::<V>::zero(cpu);
         let mut carry = V::from_lane0(cpu, a);
         let mut b = 0;
@@ -755,8 +775,9 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
             } else {
                 V::load_partial(cpu, &data[at..])
             };
-            let p = powers_at::<V>(cpu, key, first_power + b);
-            sums.add(product(int_form::<V, SIV>(x).xor(carry), p));
+            let p = powers_of::<V>(cpu, &key.desc[(first_power + b).min(POWERS)..]);
+            let pk = powers_of::<V>(cpu, &key.kara[(first_power + b).min(POWERS)..]);
+            sums.mul_add(int_form::<V, SIV>(x).xor(carry), p, pk);
             carry = V::zero(cpu);
             at += vb.min(rest);
             b += V::LANES;
@@ -764,9 +785,11 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
         if let Some(l) = lengths {
             // H^1 in lane 0; the running value rides here when no data block took it.
             let x = V::from_lane0(cpu, l).xor(carry);
-            sums.add(product(x, powers_at::<V>(cpu, key, POWERS - 1)));
+            let h = powers_of::<V>(cpu, &key.desc[POWERS - 1..]);
+            let hk = powers_of::<V>(cpu, &key.kara[POWERS - 1..]);
+            sums.mul_add(x, h, hk);
         }
-        a = sums.reduce_true_mid();
+        a = sums.reduce();
     }
     a
 }
