@@ -271,54 +271,16 @@ fn ctr<V: Simd, const N: usize>(k: &RoundRegs<'_, V>, c: &mut Counters<V, true>,
 /// place and not, both directions; a wrong tag gives a different plaintext tag.
 #[cfg(all(test, feature = "std"))]
 mod tests {
+    use super::super::gcm_lean::tests::{bytes, hardware, lengths_around};
     use crate::aes::RoundKeys;
     use crate::engine::{Data, Engine, Kernels};
     use crate::mode::AeadMode;
     use crate::{AesGcmSiv, Error};
 
-    fn bytes(n: usize, seed: u64) -> std::vec::Vec<u8> {
-        crate::testing::xorshift64(seed | 1)
-            .take(n)
-            .map(|x| x as u8)
-            .collect()
-    }
-
     /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), `SHORT` (32 B),
     /// batches (8 and 16 blocks), a batch and one more block, and two batches.
     fn lengths() -> std::vec::Vec<usize> {
-        let mut v = std::vec::Vec::new();
-        for base in [0usize, 16, 32, 48, 64, 128, 144, 256, 272, 512, 1024] {
-            for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17] {
-                let n = base as isize + d;
-                if n >= 0 {
-                    v.push(n as usize);
-                }
-            }
-        }
-        v.sort();
-        v.dedup();
-        v
-    }
-
-    /// The hardware engines this CPU runs (see `gcm_lean`'s tests: never empty where the
-    /// CPU has AES and carry-less multiply instructions).
-    fn hardware() -> std::vec::Vec<Kernels> {
-        let v: std::vec::Vec<Kernels> = Engine::supported()
-            .filter(|e| *e != Engine::Portable)
-            .map(|e| e.kernels().unwrap())
-            .collect();
-        #[cfg(target_arch = "x86_64")]
-        let has = std::arch::is_x86_feature_detected!("aes")
-            && std::arch::is_x86_feature_detected!("pclmulqdq");
-        #[cfg(target_arch = "aarch64")]
-        let has = std::arch::is_aarch64_feature_detected!("aes");
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        let has = false;
-        assert!(
-            !has || !v.is_empty(),
-            "the CPU has AES instructions but no hardware engine ran"
-        );
-        v
+        lengths_around(&[0, 16, 32, 48, 64, 128, 144, 256, 272, 512, 1024])
     }
 
     /// The old kernels' result in place (`siv_small` where it fits, else the bulk kernel).
