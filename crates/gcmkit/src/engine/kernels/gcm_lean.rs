@@ -825,60 +825,16 @@ pub(crate) fn finish<V: Simd>(
 /// in place and not, both directions, and the same message cut into updates of whole
 /// blocks.
 #[cfg(all(test, feature = "std"))]
-pub(super) mod tests {
-    use crate::engine::{Counter, Data, Engine, Hash, Kernels, Y0};
+mod tests {
+    use super::super::hardware;
+    use crate::engine::{Counter, Data, Hash, Kernels, Y0};
     use crate::gcm::GcmKey;
-
-    pub(in super::super) fn bytes(n: usize, seed: u64) -> std::vec::Vec<u8> {
-        crate::testing::xorshift64(seed | 1)
-            .take(n)
-            .map(|x| x as u8)
-            .collect()
-    }
+    use crate::testing::{bytes, lengths_around};
 
     /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), batches (8 and
     /// 16 blocks) and two batches.
     fn lengths() -> std::vec::Vec<usize> {
         lengths_around(&[0, 16, 32, 48, 64, 128, 256, 384, 512, 1024, 4096])
-    }
-
-    /// Each base and the lengths 17 and 16 either side of it, 15 and 1 either side, and
-    /// itself (those not below zero), sorted, once each.
-    pub(in super::super) fn lengths_around(bases: &[usize]) -> std::vec::Vec<usize> {
-        let mut v = std::vec::Vec::new();
-        for &base in bases {
-            for d in [-17isize, -16, -15, -1, 0, 1, 15, 16, 17] {
-                let n = base as isize + d;
-                if n >= 0 {
-                    v.push(n as usize);
-                }
-            }
-        }
-        v.sort();
-        v.dedup();
-        v
-    }
-
-    /// The hardware engines this CPU runs; never empty where it has AES and carry-less
-    /// multiply instructions (detected here on their own), so that no test passes having
-    /// checked nothing.
-    pub(in super::super) fn hardware() -> std::vec::Vec<Kernels> {
-        let v: std::vec::Vec<Kernels> = Engine::supported()
-            .filter(|e| *e != Engine::Portable)
-            .map(|e| e.kernels().unwrap())
-            .collect();
-        #[cfg(target_arch = "x86_64")]
-        let has = std::arch::is_x86_feature_detected!("aes")
-            && std::arch::is_x86_feature_detected!("pclmulqdq");
-        #[cfg(target_arch = "aarch64")]
-        let has = std::arch::is_aarch64_feature_detected!("aes");
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        let has = false;
-        assert!(
-            !has || !v.is_empty(),
-            "the CPU has AES instructions but no hardware engine ran"
-        );
-        v
     }
 
     /// The old whole-message kernel's tag and output (`y0` taken as a secret counter, so

@@ -80,6 +80,30 @@ pub(crate) use siv::SIV_SMALL_BLOCKS;
 use super::simd::Simd;
 use super::Data;
 
+/// The hardware engines this CPU runs, for the kernels' unit tests; never empty where it
+/// has AES and carry-less multiply instructions (detected here on their own), so that no
+/// test passes having checked nothing.
+#[cfg(all(test, feature = "std"))]
+fn hardware() -> std::vec::Vec<super::Kernels> {
+    use super::Engine;
+    let v: std::vec::Vec<super::Kernels> = Engine::supported()
+        .filter(|e| *e != Engine::Portable)
+        .map(|e| e.kernels().unwrap())
+        .collect();
+    #[cfg(target_arch = "x86_64")]
+    let has = std::arch::is_x86_feature_detected!("aes")
+        && std::arch::is_x86_feature_detected!("pclmulqdq");
+    #[cfg(target_arch = "aarch64")]
+    let has = std::arch::is_aarch64_feature_detected!("aes");
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let has = false;
+    assert!(
+        !has || !v.is_empty(),
+        "the CPU has AES instructions but no hardware engine ran"
+    );
+    v
+}
+
 /// `for $j in 0..$n $body` with each step a copy of the body in which `$j` is a constant
 /// (`$n` a constant, at most 12: the steps from `$n` on are compiled out, but rustc's
 /// constant-index lint still checks them against the arrays the body indexes, and the

@@ -271,10 +271,11 @@ fn ctr<V: Simd, const N: usize>(k: &RoundRegs<'_, V>, c: &mut Counters<V, true>,
 /// place and not, both directions; a wrong tag gives a different plaintext tag.
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    use super::super::gcm_lean::tests::{bytes, hardware, lengths_around};
+    use super::super::hardware;
     use crate::aes::RoundKeys;
     use crate::engine::{Data, Engine, Kernels};
     use crate::mode::AeadMode;
+    use crate::testing::{bytes, lengths_around};
     use crate::{AesGcmSiv, Error};
 
     /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), `SHORT` (32 B),
