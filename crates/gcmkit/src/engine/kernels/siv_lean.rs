@@ -1,7 +1,9 @@
 //! AES-GCM-SIV (RFC 8452) on the one-body kernels of [`super::gcm_lean`] (#75 milestone
-//! 3): per engine one whole-message entry point per direction, every key size and
-//! message length in the same code, in place or not. The steps are those of RFC 8452
-//! sec. 4 and 5 on the same body as AES-GCM:
+//! 3): per engine one whole-message entry point per direction ([`seal`], [`open`]), every
+//! key size and message length in the same code, in place or not, and one per direction
+//! for at most one block of AAD and of data ([`seal_one`], [`open_one`]: [`one_block`],
+//! straight through). The steps are those of RFC 8452 sec. 4 and 5 on the same body as
+//! AES-GCM:
 //!
 //! - **Key derivation** (`siv::derive`): DeriveKey's four or six AES blocks under the
 //!   key-generating key as independent chains, the encryption key's schedule in
@@ -267,8 +269,9 @@ fn ctr<V: Simd, const N: usize>(k: &RoundRegs<'_, V>, c: &mut Counters<V, true>,
 
 /// The one-body kernels against the old AES-GCM-SIV kernels of the same engine and the
 /// portable engine, on every hardware engine this CPU has: every key size, lengths across
-/// every vector, batch and tail boundary and the `SHORT` bound, AAD lengths likewise, in
-/// place and not, both directions; a wrong tag gives a different plaintext tag.
+/// every block, vector and batch boundary, AAD lengths likewise, in place and not, both
+/// directions, the one-block entry points (and their typed error on other shapes); a
+/// wrong tag is never the plaintext's tag.
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::super::hardware;
@@ -278,8 +281,8 @@ mod tests {
     use crate::testing::{bytes, lengths_around};
     use crate::{AesGcmSiv, Error};
 
-    /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), `SHORT` (32 B),
-    /// batches (8 and 16 blocks), a batch and one more block, and two batches.
+    /// Lengths around every boundary: blocks, vectors (1, 2, 4 blocks), 32 B, batches (8
+    /// and 16 blocks), a batch and one more block, and two batches.
     fn lengths() -> std::vec::Vec<usize> {
         lengths_around(&[0, 16, 32, 48, 64, 128, 144, 256, 272, 512, 1024])
     }
