@@ -601,11 +601,12 @@ impl Kernels {
     }
 
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in
-    /// place), or `None` on the portable engine: up to [`SIV_SMALL_BLOCKS`] the fused
-    /// small kernel (in place: a separate destination gets the source's bytes first),
-    /// above it the bulk kernel, which reads the source and writes the destination in its
-    /// own pass. Returns the tag (encryption) or the plaintext's tag (decryption, with
-    /// `received`; the caller compares).
+    /// place), or `None` on the portable engine: the one-body kernels (`kernels::siv_lean`)
+    /// on every hardware engine, at most one block of AAD and of data in their one-block
+    /// entry. (The old fused small and bulk kernels below stay only as the one-body
+    /// kernels' reference in their test, until #75 milestone 4 deletes them.) Returns the
+    /// tag (encryption) or the plaintext's tag (decryption, with `received`; the caller
+    /// compares).
     // Inlined, with `siv_small` and the two kernel dispatchers (`interface`), into the
     // mode's seal and open: out of line they were three calls between the mode and the
     // engine's entry point (docs/tuning.md: Kernels::siv_whole).

@@ -365,9 +365,9 @@ impl AesGcmSiv {
         let mut keep = [0u8; SIV_SMALL_MAX_DATA];
         let n = buf.len();
         keep[..n].copy_from_slice(buf);
-        let expected = self
-            .engine
-            .siv_small(&self.kgk, nonce, aad, buf, Some(received))?;
+        let expected =
+            self.engine
+                .siv_whole(&self.kgk, nonce, aad, Data::InPlace(buf), Some(received))?;
         Some(match expected {
             Ok(t) if crate::tag::ct_eq_full(&t, received) => Ok(()),
             Ok(_) => {

@@ -107,15 +107,17 @@ impl<'k, V: Simd> RoundRegs<'k, V> {
         ek: &Keys<V::Block>,
         extra: &'k mut [[u8; 16]; 4],
     ) -> Self {
-        // Keys 1 to 4: AES-256's extra ones (AES-192 uses the first two; AES-128 none).
-        for (e, k) in extra.iter_mut().zip(&ek.k[1..]) {
+        // Keys 1 to rounds - 10: AES-192's two and AES-256's four extra ones (AES-128 has
+        // none, and stores nothing).
+        let (last, n) = match ek.rounds {
+            10 => (broadcast_ten::<V, 10>(cpu, &ek.k), 0),
+            12 => (broadcast_ten::<V, 12>(cpu, &ek.k), 2),
+            _ => (broadcast_ten::<V, 14>(cpu, &ek.k), 4),
+        };
+        for (e, k) in extra.iter_mut().zip(&ek.k[1..]).take(n) {
             k.store(e);
         }
-        let (last, extra) = match ek.rounds {
-            10 => (broadcast_ten::<V, 10>(cpu, &ek.k), &extra[..0]),
-            12 => (broadcast_ten::<V, 12>(cpu, &ek.k), &extra[..2]),
-            _ => (broadcast_ten::<V, 14>(cpu, &ek.k), &extra[..4]),
-        };
+        let extra = &extra[..n];
         RoundRegs {
             first: V::broadcast(cpu, ek.k[0]),
             last,
@@ -340,6 +342,16 @@ fn batch_powers<V: Simd, const N: usize>(cpu: V::Cpu, key: &HashKey) -> [V; N] {
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn powers_at<V: Simd>(cpu: V::Cpu, key: &HashKey, from: usize) -> V {
     powers_of::<V>(cpu, &key.desc[from.min(POWERS)..])
+}
+
+/// [`powers_at`] and the powers' Karatsuba helpers (the key's `kara`, at the same place).
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn karatsuba_at<V: Simd>(cpu: V::Cpu, key: &HashKey, from: usize) -> (V, V) {
+    let from = from.min(POWERS);
+    (
+        powers_of::<V>(cpu, &key.desc[from..]),
+        powers_of::<V>(cpu, &key.kara[from..]),
+    )
 }
 
 /// The first powers of `rest` (a tail of the key's descending table), one per lane;
@@ -701,7 +713,8 @@ fn update_as<V: Simd, const N: usize, const SIV: bool>(
     // Up to `HASH_SHORT` bytes one block at a time without the batch loop (on the
     // single-block vectors, as `whole` runs short messages): a vector's partial loads
     // and lane fold, and the batch loop's set-up, cost more than the blocks (GHASH and
-    // POLYVAL at 16-64 B: 15-35 % slower through the vector loop than the old kernels).
+    // POLYVAL at 16 and 64 B through the vector loop: 0.64-0.89x the old kernels' GB/s;
+    // docs/tuning.md: `gcm_lean::HASH_SHORT`).
     if data.len() <= HASH_SHORT && key.count >= blocks {
         a = hash::<V::Block, 0, SIV>(bc, key, a, data, None);
     } else {
@@ -737,13 +750,11 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
         // H^B in every lane: A' = A·H^B + sum_j X_j·P_j, reduced lane by lane, the lanes
         // folded once after the loop. The chain from batch to batch is then one multiply
         // and a reduction; with the value folded into block 0 each batch it also held the
-        // fold and the first vector's products (avx2 and avx512 AES-GCM-SIV encryption,
-        // whose POLYVAL is a pass of its own: 8-16 % slower at 16 KiB than the old
-        // kernels' `polyval_bulk`, which keeps the same form).
+        // fold and the first vector's products (docs/tuning.md: `gcm_lean::hash` running
+        // value lane by lane).
         // Karatsuba products (three carry-less multiplies, the key's helpers), not the
         // stitched pass's schoolbook four: with no AES beside them the multiplies are the
-        // bound (schoolbook: GHASH and POLYVAL 20-30 % slower than the old kernels on
-        // aesni and avx2 from 8 KiB).
+        // bound (docs/tuning.md: `gcm_lean::hash` Karatsuba products).
         let (pw, pk) = polyval_powers::<V, N>(cpu, key);
         // H^B: vector 0's lane 0.
         let hb = V::broadcast(cpu, pw[0].lane0());
@@ -763,8 +774,8 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
     if at < len || lengths.is_some() {
         let blocks = (len - at).div_ceil(16) + usize::from(lengths.is_some());
         let first_power = POWERS - blocks;
-        // Karatsuba here too (the powers' helpers from the key's `kara`, at the same
-        // places): 64-byte GHASH and POLYVAL 8-17 % slower with schoolbook products.
+        // Karatsuba here too, so the function has one product form (its 64-byte speed
+        // measured the same either way: docs/tuning.md, `gcm_lean::hash` Karatsuba).
         let mut sums = Sums::<V>::zero(cpu);
         let mut carry = V::from_lane0(cpu, a);
         let mut b = 0;
@@ -775,8 +786,7 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
             } else {
                 V::load_partial(cpu, &data[at..])
             };
-            let p = powers_of::<V>(cpu, &key.desc[(first_power + b).min(POWERS)..]);
-            let pk = powers_of::<V>(cpu, &key.kara[(first_power + b).min(POWERS)..]);
+            let (p, pk) = karatsuba_at::<V>(cpu, key, first_power + b);
             sums.mul_add(int_form::<V, SIV>(x).xor(carry), p, pk);
             carry = V::zero(cpu);
             at += vb.min(rest);
@@ -785,8 +795,7 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
         if let Some(l) = lengths {
             // H^1 in lane 0; the running value rides here when no data block took it.
             let x = V::from_lane0(cpu, l).xor(carry);
-            let h = powers_of::<V>(cpu, &key.desc[POWERS - 1..]);
-            let hk = powers_of::<V>(cpu, &key.kara[POWERS - 1..]);
+            let (h, hk) = karatsuba_at::<V>(cpu, key, POWERS - 1);
             sums.mul_add(x, h, hk);
         }
         a = sums.reduce();
