@@ -1,6 +1,6 @@
 //! One hardware engine from one feature table: its token, its detection and its kernels.
 //!
-//! `hw_engine!(name, detect_macro, [features], Vector, N, MAXW, LEAN_N $(, implies [names])?)`
+//! `hw_engine!(name, detect_macro, [features], Vector, LEAN_N $(, implies [names])?)`
 //! generates module `name` with `FEATURES`, `feature_states()`, the token type `Cpu` and
 //! its only constructor `detect()` (the architecture's `is_*_feature_detected!` over the
 //! same list), and the kernels instantiated for `Vector` inside functions compiled with
@@ -37,7 +37,7 @@ pub(crate) const fn includes(sup: &[&str], sub: &[&str]) -> bool {
 }
 
 macro_rules! hw_engine {
-    ($name:ident, $detect:ident, [$($feat:tt),+], $v:ty, $n:literal, $maxw:literal, $lean:literal
+    ($name:ident, $detect:ident, [$($feat:tt),+], $v:ty, $lean:literal
      $(, implies [$($sub:ident),+])?) => {
         pub(crate) mod $name {
             #[allow(unused_imports)]
@@ -85,48 +85,35 @@ macro_rules! hw_engine {
                 std::vec![$(($feat, std::arch::$detect!($feat))),+]
             }
 
-            crate::engine::hw::entry_points!([$($feat),+], $v, $n, $maxw, $lean);
+            crate::engine::hw::entry_points!([$($feat),+], $v, $lean);
         }
     };
 }
 pub(crate) use hw_engine;
 
 /// Instantiates every kernel of `engine::interface::kernel_list!` for one backend: vector
-/// type `$v`, `$n` vectors per AES batch, up to `$maxw` blocks per GHASH reduction, `$lean`
-/// vectors per batch of the one-body AES-GCM (`kernels::gcm_lean`),
+/// type `$v`, `$lean` vectors per batch of the one-body kernels (`kernels::gcm_lean`),
 /// compiled with the target features `$feat` (the backend's feature table, the same list
 /// run-time detection checks).
 ///
 /// For each kernel of the list it makes `name(cpu: Cpu, ...)`, a `#[target_feature]`
 /// function in which the generic kernel inlines (its symbol, e.g.
-/// `engine::arm::armv8::stitched`, is what `make arm-counts` reads), and `call::name`, the
+/// `engine::arm::armv8::gcm_update_seal`, is what `make arm-counts` reads), and `call::name`, the
 /// safe call of it on the token. The token `cpu` (made only by `detect()`, `hw_engine!`)
 /// is the SAFETY argument of that one `unsafe` call.
 macro_rules! entry_points {
-    ([$($feat:tt),+], $v:ty, $n:literal, $maxw:literal, $lean:literal) => {
+    ([$($feat:tt),+], $v:ty, $lean:literal) => {
         /// This engine's vector type, as the kernel list names it.
         type V = $v;
         /// Vectors per batch of the one-body AES-GCM (`kernels::gcm_lean`).
         const LEAN_N: usize = $lean;
         /// Blocks per batch of the one-body AES-GCM: the most powers of H it reads.
         pub(crate) const LEAN_BLOCKS: usize = LEAN_N * <V as crate::engine::simd::Simd>::LANES;
-        /// Vectors per AES batch.
-        const N: usize = $n;
-        /// Blocks per GHASH reduction, at most.
-        const MAXW: usize = $maxw;
 
-        /// Blocks per stitched batch: the stitched kernel needs this many powers of H.
-        pub(crate) const BATCH_BLOCKS: usize = N * <V as crate::engine::simd::Simd>::LANES;
-        /// Whether the stitched kernel starts batches from a key's round-one table (read
-        /// where tables are made: with `alloc`).
+        /// Whether AES-GCM's batches start from a key's round-one table (read where
+        /// tables are made: with `alloc`).
         #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
         pub(crate) const ROUND_ONE: bool = <V as crate::engine::simd::Simd>::ROUND_ONE;
-        /// Data blocks up to which a short AES-GCM-SIV message runs the fused `siv::tiny`.
-        pub(crate) const SIV_TINY_BLOCKS: usize =
-            <V as crate::engine::simd::Simd>::SIV_TINY_BLOCKS;
-        /// Data blocks up to which an AES-GCM message runs the fused `gcm_mid` (0: never).
-        pub(crate) const GCM_MID_BLOCKS: usize =
-            <V as crate::engine::simd::Simd>::GCM_MID_BLOCKS;
 
         crate::engine::interface::kernel_list!(
             [crate::engine::hw::entry_points] { @each [$($feat),+]; }
@@ -145,9 +132,6 @@ macro_rules! entry_points {
         pub(crate) mod call {
             #[allow(unused_imports)]
             use super::*;
-            pub(crate) use super::BATCH_BLOCKS;
-            pub(crate) use super::SIV_TINY_BLOCKS;
-            pub(crate) use super::GCM_MID_BLOCKS;
             pub(crate) use super::LEAN_BLOCKS;
             #[cfg(feature = "alloc")]
             pub(crate) use super::ROUND_ONE;

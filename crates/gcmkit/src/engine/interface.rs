@@ -7,17 +7,16 @@
 //!   which runs the portable arm or, with the engine's token, the entry point.
 //!
 //! A new kernel, or a changed signature, is one edit here; the entry points, the
-//! `Kernels` methods and the portable engine's side cannot drift apart. Methods with a
-//! size policy (`gcm_small`, `siv_small`, ...) are written by hand in `engine` on top of
-//! the generated ones.
+//! `Kernels` methods and the portable engine's side cannot drift apart. Methods that
+//! choose between entry points (`gcm_lean`, `gcm_message`, `siv_whole`) are written by
+//! hand in `engine` on top of the generated ones.
 //!
 //! Entry syntax: `[method] fn entry(arg: Type, ...) -> Ret = kernel, portable { arm };`
 //! Attributes before the brackets go on the method, the entry point and its safe call
 //! alike; attributes inside the brackets (`[method #[inline(always)]]`) on the `Kernels`
 //! method only (an entry point with `#[target_feature]` cannot be `inline(always)`).
-//! The kernel path may name `V` (the engine's vector type), `N` (vectors per AES batch),
-//! `MAXW` (blocks per GHASH reduction) and `LEAN_N` (vectors per batch of
-//! `kernels::gcm_lean`), which each entry-point module defines. An
+//! The kernel path may name `V` (the engine's vector type) and `LEAN_N` (vectors per
+//! batch of `kernels::gcm_lean`), which each entry-point module defines. An
 //! empty portable arm (`portable {}`) marks a kernel only the hardware engines have: its
 //! method returns `Option<Ret>`, `None` on the portable engine.
 
@@ -34,100 +33,29 @@ macro_rules! kernel_list {
                 portable { crate::aes::soft::encrypt_blocks(rk, blocks) };
             /// XORs the counter-mode keystream into `data`; returns the next counter.
             [ctr_xor] fn ctr_xor(rk: &crate::aes::RoundKeys, kind: crate::engine::Counter, ctr: [u8; 16], data: &mut [u8]) -> [u8; 16]
-                = crate::engine::kernels::ctr::ctr_xor::<V, N>,
+                = crate::engine::kernels::gcm_lean::ctr_xor::<V, LEAN_N>,
                 portable { crate::engine::portable::ctr_xor(rk, kind, ctr, data) };
             /// Fills the round-one table of an AES key (`engine::RoundOne`; only engines
             /// whose `ROUND_ONE` is set use it).
             #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
             [round_one_kernel] fn round_one(rk: &crate::aes::RoundKeys, table: &mut crate::engine::RoundOne) -> ()
-                = crate::engine::kernels::ctr::round_one_table::<V>,
+                = crate::engine::kernels::round_one::round_one_table::<V>,
                 portable {};
             /// Absorbs `data` (final partial block zero-padded) into the hash accumulator.
             [hash_update] fn hash_update(key: &crate::field::HashKey, acc: &mut u128, data: &[u8])
                 = crate::engine::kernels::gcm_lean::hash_update::<V, LEAN_N>,
                 portable { crate::engine::portable::hash_update(key, acc, data) };
-            /// Counter mode with the hash of the input (GCM decryption) or of the output
-            /// (GCM encryption, AES-GCM-SIV decryption) absorbed into `acc`; in place or
-            /// from a source to a destination in one pass. Returns the next counter.
-            [ctr_and_hash] fn stitched(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: crate::engine::CtrStart, acc: &mut u128, io: crate::engine::Data<'_>, what: crate::engine::Hash) -> [u8; 16]
-                = crate::engine::kernels::gcm::stitched::<V, N, MAXW>,
-                portable { crate::engine::portable::ctr_and_hash(rk, key, ctr, acc, io.into_in_place(), what) };
-            /// Whole AES-GCM (tag before truncation) of any length: GHASH of the AAD, counter
-            /// mode from the block after Y0 with the ciphertext hashed (`what`), the length
-            /// block and E(K, Y0). One kernel call on the hardware engines; the same steps
-            /// one by one on the portable engine.
-            [gcm_whole] fn gcm_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], io: crate::engine::Data<'_>, what: crate::engine::Hash) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_whole::<V, N, MAXW>,
-                portable { crate::engine::portable::gcm_whole(rk, key, y0, aad, io.into_in_place(), what) };
-            /// Whole AES-GCM encryption (tag before truncation) of the concatenation of
-            /// `parts` into `out` (exactly as long): one pass from the parts on the hardware
-            /// engines (`kernels::gather`; a message that fits the fused small-message
-            /// kernel gathered on the stack first); the parts copied into `out` and
-            /// encrypted there on the portable engine.
-            [gcm_seal_parts] fn gcm_seal_parts(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: crate::engine::Y0<'_>, aad: &[u8], parts: &[&[u8]], out: &mut [u8]) -> [u8; 16]
-                = crate::engine::kernels::gather::gcm_seal_parts::<V, N, MAXW>,
-                portable { {
-                    crate::engine::kernels::gather::concat_into(parts, out);
-                    crate::engine::portable::gcm_whole(rk, key, y0, aad, out, crate::engine::Hash::Output)
-                } };
-            /// The fused small-message AES-GCM encryption kernel (see `Kernels::gcm_small`).
-            [gcm_small_seal_kernel] fn gcm_small_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_small::<V, false>,
-                portable {};
-            /// The fused small-message AES-GCM decryption kernel (see `Kernels::gcm_small`).
-            [gcm_small_open_kernel] fn gcm_small_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
-                = crate::engine::kernels::gcm::gcm_small::<V, true>,
-                portable {};
-            /// AES-GCM encryption of a one-block message without AAD (see `Kernels::gcm_small`).
-            [gcm_one_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
-                portable {};
-            /// AES-GCM decryption of a one-block message without AAD (see `Kernels::gcm_small`).
-            [gcm_one_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Data<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
-                portable {};
-            /// AES-GCM encryption of exactly one whole block without AAD, the block in
-            /// registers (see `Kernels::gcm_small`).
-            [gcm_one16_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one::<V, false>,
-                portable {};
-            /// AES-GCM decryption of exactly one whole block without AAD (see
-            /// `Kernels::gcm_small`).
-            [gcm_one16_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_one16_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], io: crate::engine::Block16<'_>) -> u128
-                = crate::engine::kernels::gcm_one::gcm_one::<V, true>,
-                portable {};
-            /// AES-GCM encryption of up to four blocks with up to one block of AAD (see
-            /// `Kernels::gcm_small`).
-            [gcm_few_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_few_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
-                = crate::engine::kernels::gcm_few::gcm_few::<V, false>,
-                portable {};
-            /// AES-GCM decryption of up to four blocks with up to one block of AAD (see
-            /// `Kernels::gcm_small`). The four methods are inlined into `Kernels::gcm_small`:
-            /// out of line, a decryption's was a call of its own, its `Option` returned
-            /// through memory.
-            [gcm_few_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_few_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> u128
-                = crate::engine::kernels::gcm_few::gcm_few::<V, true>,
-                portable {};
-            /// AES-GCM encryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
-            /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
-            [gcm_mid_seal_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
-                = crate::engine::kernels::gcm_mid::gcm_mid::<V, false>,
-                portable {};
-            /// AES-GCM decryption of five to `Simd::GCM_MID_BLOCKS` blocks on wide vectors
-            /// (see `Kernels::gcm_small`; `None` where the engine's bound is zero).
-            [gcm_mid_open_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn gcm_mid_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, iv: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Option<u128>
-                = crate::engine::kernels::gcm_mid::gcm_mid::<V, true>,
-                portable {};
-            /// One-body AES-GCM: encrypts from the counter block `ctr`, hashing the output.
-            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
-            [gcm_lean_seal_kernel] fn gcm_lean_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
+            /// AES-GCM encryption update (on-line GCM, gathered parts): counter mode from
+            /// the counter block `ctr` (advanced past the blocks used), the output hashed
+            /// into `acc`. Whole blocks, but for a message's last update.
+            [gcm_update_seal] fn gcm_update_seal(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
                 = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, false>,
-                portable {};
-            /// One-body AES-GCM: decrypts from the counter block `ctr`, hashing the input.
-            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
-            [gcm_lean_open_kernel] fn gcm_lean_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
+                portable { crate::engine::portable::gcm_update(rk, key, ctr, acc, io, crate::engine::Hash::Output) };
+            /// AES-GCM decryption update: as [`gcm_update_seal`], the input hashed.
+            #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // on-line GCM
+            [gcm_update_open] fn gcm_update_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
                 = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, true>,
-                portable {};
+                portable { crate::engine::portable::gcm_update(rk, key, ctr, acc, io, crate::engine::Hash::Input) };
             /// One-body AES-GCM: whole encryption from Y0 (little-endian integer), the tag.
             [gcm_lean_seal_whole_kernel] fn gcm_lean_seal_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, false>,
@@ -144,11 +72,11 @@ macro_rules! kernel_list {
             [gcm_lean_open_one_kernel] fn gcm_lean_open_one(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::one_block::<V, true>,
                 portable {};
-            /// One-body AES-GCM: the length block and E(K, Y0) into the full tag.
-            #[cfg_attr(not(test), allow(dead_code))] // on-line GCM's, from milestone 4 of #75
-            [gcm_lean_finish_kernel] fn gcm_lean_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]
+            /// The GCM tag (before truncation) from the GHASH value of AAD and ciphertext:
+            /// the length block absorbed, xor E(K, Y0).
+            [gcm_finish] fn gcm_finish(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: &[u8; 16], acc: u128, aad_len: usize, data_len: usize) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::finish::<V>,
-                portable {};
+                portable { crate::engine::portable::gcm_finish(rk, key, y0, acc, aad_len, data_len) };
             /// One-body AES-GCM-SIV (`kernels::siv_lean`): whole encryption, from key
             /// derivation to the tag.
             [siv_lean_seal_kernel] fn siv_lean_seal(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Result<[u8; 16], crate::Error>
@@ -168,30 +96,6 @@ macro_rules! kernel_list {
             /// data, straight through.
             [siv_lean_open_one_kernel] fn siv_lean_open_one(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv_lean::open_one::<V>,
-                portable {};
-            /// The fused small-message AES-GCM-SIV kernel (see `Kernels::siv_small`).
-            [siv_small_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_small::<V>,
-                portable {};
-            /// The fused small-message AES-GCM-SIV kernel for 9 to `Simd::SIV_TINY_BLOCKS`
-            /// data blocks (see `Kernels::siv_small`).
-            [siv_tiny_upper_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_tiny_upper(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_tiny_upper::<V>,
-                portable {};
-            /// The fused small-message AES-GCM-SIV kernel on the engine's single-block
-            /// vectors (see `Kernels::siv_small`).
-            #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // avx512 only
-            [siv_small_blocks_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_small_blocks(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_small_blocks::<V>,
-                portable {};
-            /// Whole AES-GCM-SIV of a message above the small kernel's bound, from the
-            /// source into the destination (see `Kernels::siv_whole`).
-            [siv_large_kernel #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]] fn siv_large(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: Option<&[u8; 16]>) -> Result<[u8; 16], crate::Error>
-                = crate::engine::kernels::siv::siv_large::<V, N, MAXW>,
-                portable {};
-            /// The fused small-message GCM-SIV (2015) kernel (see `Kernels::siv2015_small`).
-            [siv2015_small_kernel] fn siv2015_small(keys: crate::engine::Siv2015Keys<'_>, nonce: &[u8; 12], aad: &[u8], data: &mut [u8], received: Option<&[u8; 16]>) -> [u8; 16]
-                = crate::engine::kernels::siv::siv2015_small::<V>,
                 portable {};
             /// H^1..H^count into the descending table `desc` (`desc[POWERS - k]` = H^k),
             /// H in POLYVAL form.

@@ -65,41 +65,11 @@ pub(crate) mod x86;
 pub(crate) use hw::hw_engine;
 pub(crate) use round_one::RoundOne;
 pub use types::Data;
-pub(crate) use types::{Block16, Counter, CtrStart, Hash, Io, Siv2015Keys, SmallStart, Y0};
+pub(crate) use types::{Counter, CtrStart, Hash, Io, Y0};
 
 use crate::aes::RoundKeys;
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
-
-/// Padded AAD + padded message + length block, in blocks.
-fn siv_small_blocks(aad_len: usize, data_len: usize) -> usize {
-    aad_len
-        .div_ceil(16)
-        .saturating_add(data_len.div_ceil(16))
-        .saturating_add(1)
-}
-
-/// Largest padded AAD + padded message + length block of [`Kernels::siv_small`], in
-/// blocks (the kernel's own bound, `kernels::siv`; portable builds have no such kernel).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-const SIV_SMALL_BLOCKS: usize = kernels::SIV_SMALL_BLOCKS;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-const SIV_SMALL_BLOCKS: usize = 0;
-
-/// On avx2 and avx512, the largest padded AAD + padded message + length block of
-/// [`Kernels::siv_small`] in blocks, besides every message of `tiny`'s shape (up to the
-/// engine's `Simd::SIV_TINY_BLOCKS` data blocks, eight on avx512 and ten on avx2, and one
-/// AAD block: `kernels::siv::tiny_fits`); larger ones run the bulk kernel. (Since avx2's
-/// `tiny` takes ten blocks, a 144 B message runs there unless the AAD is over a block.)
-/// Above 9 blocks the bulk kernel, with DeriveKey on wide vectors, measured faster; on
-/// aesni it was slower, so aesni keeps [`SIV_SMALL_BLOCKS`], as does armv8 (not measured)
-/// (docs/tuning.md: SIV_SMALL_BLOCKS_WIDE).
-#[cfg(target_arch = "x86_64")]
-const SIV_SMALL_BLOCKS_WIDE: usize = 9;
-
-/// Largest message [`Kernels::siv_small`] takes (bytes): a buffer of this size holds any
-/// message that [`Kernels::siv_small_fits`].
-pub(crate) const SIV_SMALL_MAX_DATA: usize = 16 * SIV_SMALL_BLOCKS;
 
 /// A set of kernels.
 ///
@@ -167,9 +137,9 @@ macro_rules! dispatch {
     };
 }
 
-// The kernels' methods (`encrypt_blocks`, `ctr_xor`, `hash_update`, `ctr_and_hash`,
-// `gcm_whole`, `fill_powers`, `dot`, `expand_key_into`, and the hardware-only
-// `*_small_kernel`s), generated from the one kernel list (`interface`).
+// The kernels' methods (`encrypt_blocks`, `ctr_xor`, `hash_update`, `gcm_update_seal`,
+// `gcm_finish`, `fill_powers`, `dot`, `expand_key_into`, and the hardware-only
+// `*_kernel`s of the one-body kernels), generated from the one kernel list (`interface`).
 interface::kernel_list!([interface::kernel_methods] {});
 
 impl Engine {
@@ -352,15 +322,9 @@ impl Kernels {
         Ok(rk)
     }
 
-    /// Blocks per stitched batch (the powers of H the stitched kernel needs); the
-    /// portable engine hashes 8 blocks per reduction.
-    pub(crate) fn batch_blocks(self) -> usize {
-        dispatch!(self, 8, |m, _| m::BATCH_BLOCKS)
-    }
-
-    /// The round-one table of the AES key `rk` ([`RoundOne`]) when this engine's stitched
-    /// kernel starts from one (`Simd::ROUND_ONE`: `kernels::ctr::Ctr::take_batch_round_one`),
-    /// else `None`, allocating nothing.
+    /// The round-one table of the AES key `rk` ([`RoundOne`]) when this engine's AES-GCM
+    /// batches start from one (`Simd::ROUND_ONE`: `kernels::gcm_lean::RoundOneRun`), else
+    /// `None`, allocating nothing.
     #[cfg(feature = "alloc")]
     pub(crate) fn round_one(self, rk: &RoundKeys) -> Option<alloc::boxed::Box<RoundOne>> {
         if !dispatch!(self, false, |m, _| m::ROUND_ONE) {
@@ -386,87 +350,6 @@ impl Kernels {
         let mut k = HashKey::empty(flavor);
         self.hash_key_into(&mut k, h, count);
         k
-    }
-
-    /// Whole AES-GCM (tag before truncation) of a small message in one kernel call, or
-    /// `None` if the engine has no such kernel or the message is too large for it. The one
-    /// entry for both small kernels, chosen by the (public) lengths: under a 96-bit IV, up
-    /// to four blocks with up to one block of AAD in `kernels::gcm_few` (one block without
-    /// AAD in `kernels::gcm_one`; no block count, AAD loop or table index to work out per
-    /// call); past four blocks, up to the engine's `Simd::GCM_MID_BLOCKS`, the wide-vector
-    /// `kernels::gcm_mid`; else, up to `gcm::SMALL_DATA` bytes, the general
-    /// `kernels::gcm::gcm_small`.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn gcm_small(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        start: SmallStart<'_>,
-        aad: &[u8],
-        data: &mut Data<'_>,
-        decrypt: bool,
-    ) -> Option<[u8; 16]> {
-        let len = data.dst().len();
-        let y0 = match start {
-            SmallStart::Iv96(iv) => {
-                // Entry points per direction and shape, not one with flags: each stays
-                // compact. The tag comes back in two registers.
-                // One whole block: its two pointers in registers (`Block16`).
-                if aad.is_empty() {
-                    if let Some(io) = Block16::new(data) {
-                        let t = if decrypt {
-                            self.gcm_one16_open_kernel(keys, h, iv, io)
-                        } else {
-                            self.gcm_one16_seal_kernel(keys, h, iv, io)
-                        };
-                        return t.map(u128::to_le_bytes);
-                    }
-                }
-                let io = data.reborrow();
-                if kernels::gcm_one::one_fits(aad.len(), len) {
-                    let t = if decrypt {
-                        self.gcm_one_open_kernel(keys, h, iv, io)
-                    } else {
-                        self.gcm_one_seal_kernel(keys, h, iv, io)
-                    };
-                    return t.map(u128::to_le_bytes);
-                }
-                if kernels::gcm_few::few_fits(aad.len(), len) {
-                    let t = if decrypt {
-                        self.gcm_few_open_kernel(keys, h, iv, aad, io)
-                    } else {
-                        self.gcm_few_seal_kernel(keys, h, iv, aad, io)
-                    };
-                    return t.map(u128::to_le_bytes);
-                }
-                if kernels::gcm_mid::mid_fits(aad.len(), len, self.gcm_mid_blocks()) {
-                    let t = if decrypt {
-                        self.gcm_mid_open_kernel(keys, h, iv, aad, io)
-                    } else {
-                        self.gcm_mid_seal_kernel(keys, h, iv, aad, io)
-                    };
-                    if let Some(t) = t.flatten() {
-                        return Some(t.to_le_bytes());
-                    }
-                }
-                crate::spec::gcm::iv96_block(iv, 1)
-            }
-            SmallStart::Y0(y0) => *y0,
-        };
-        // Y0 by value, in registers (see the kernel); from the source into the destination
-        // in the kernel's one pass (a copy first was a `memcpy` call per message).
-        if !kernels::gcm::small_fits(aad.len(), len) {
-            return None;
-        }
-        let y0 = u128::from_le_bytes(y0);
-        // (No `fits.then(|| ...)`: the closure stayed a function of its own on the
-        // decryption's path, the tag passing through its frame; docs/tuning.md:
-        // Kernels::gcm_small.)
-        if decrypt {
-            self.gcm_small_open_kernel(keys, h, y0, aad, data.reborrow())
-        } else {
-            self.gcm_small_seal_kernel(keys, h, y0, aad, data.reborrow())
-        }
     }
 
     /// Whether this engine runs whole AES-GCM messages on the one-body kernels
@@ -530,86 +413,81 @@ impl Kernels {
         }
     }
 
-    /// Whether this engine runs an AES-GCM-SIV message of these lengths in
-    /// [`Self::siv_small`]'s fused kernel (so a mode can prepare for it without knowing
-    /// the kernel's limits).
-    pub(crate) fn siv_small_fits(self, aad_len: usize, data_len: usize) -> bool {
-        let blocks = siv_small_blocks(aad_len, data_len);
-        match self {
-            Kernels::Portable => false,
-            // On the wide-vector engines the bulk kernel, whose DeriveKey runs on wide
-            // vectors, is the faster one from just past `tiny`'s shape (see
-            // `SIV_SMALL_BLOCKS_WIDE`; the shape's bound is the engine's own,
-            // `Simd::SIV_TINY_BLOCKS`).
-            #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2(_) | Kernels::Avx512(_) => {
-                blocks <= SIV_SMALL_BLOCKS_WIDE
-                    || kernels::siv::tiny_fits(aad_len, data_len, self.siv_tiny_blocks())
-            }
-            #[allow(unreachable_patterns)] // a target without hardware engines has only `Portable`
-            _ => blocks <= SIV_SMALL_BLOCKS,
-        }
-    }
-
-    /// Whole AES-GCM-SIV in one kernel call (key derivation to tag; above
-    /// [`SIV_SMALL_BLOCKS`] an `InvalidParameter` error: callers check
-    /// [`Self::siv_small_fits`]), or `None` on the portable engine. With
-    /// `received`, decrypts in place and returns the tag of the plaintext (the caller
-    /// compares); without, encrypts in place and returns the tag.
+    /// Whole AES-GCM (the tag before truncation) of one message from Y0 (`kind`: how its
+    /// counter advances): on the hardware engines the one-body kernels ([`Self::gcm_lean`]);
+    /// on the portable engine its stitched sequence (`portable::gcm_whole`). `round_one`
+    /// is used only for a public Y0 (`Counter::Be32Public`).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn siv_small(
+    #[allow(clippy::too_many_arguments)] // the message, its start and the direction
+    pub(crate) fn gcm_message(
         self,
-        kgk: &RoundKeys,
-        nonce: &[u8; 12],
+        keys: &RoundKeys,
+        h: &HashKey,
+        y0: &[u8; 16],
+        kind: Counter,
         aad: &[u8],
-        data: &mut [u8],
-        received: Option<&[u8; 16]>,
-    ) -> Option<Result<[u8; 16], crate::Error>> {
-        // A message of `tiny`'s shape runs on avx512 the kernel on 128-bit vectors compiled
-        // with avx512's features (EVEX encodings, 32 registers, no 512-bit instruction):
-        // faster than the Zmm instantiation and than the aesni engine's kernel, used before
-        // (docs/tuning.md: Kernels::siv_small). The lengths are public.
-        //
-        // Past `tiny`'s one group of AES chains (`kernels::siv::TINY_GROUP` data blocks),
-        // up to the engine's `Simd::SIV_TINY_BLOCKS`, `tiny` runs in a kernel of its own.
-        let (a, d) = (aad.len(), data.len());
-        if d > 16 * kernels::siv::TINY_GROUP
-            && kernels::siv::tiny_fits(a, d, self.siv_tiny_blocks())
-        {
-            return self.siv_tiny_upper_kernel(kgk, nonce, aad, data, received);
+        mut data: Data<'_>,
+        decrypt: bool,
+        round_one: Option<&RoundOne>,
+    ) -> [u8; 16] {
+        let round_one = round_one.filter(|_| kind == Counter::Be32Public);
+        if self.uses_gcm_lean() {
+            let t = self.gcm_lean(
+                keys,
+                h,
+                u128::from_le_bytes(*y0),
+                aad,
+                data.reborrow(),
+                decrypt,
+                round_one,
+            );
+            if let Some(t) = t {
+                return t;
+            }
         }
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Kernels::Avx512(_))
-            && kernels::siv::tiny_fits(a, d, kernels::siv::TINY_GROUP)
-        {
-            return self.siv_small_blocks_kernel(kgk, nonce, aad, data, received);
-        }
-        self.siv_small_kernel(kgk, nonce, aad, data, received)
+        self.gcm_steps(keys, h, Y0 { kind, block: y0 }, aad, data, decrypt)
     }
 
-    /// Data blocks up to which this engine runs an AES-GCM message under a 96-bit IV in
-    /// the fused wide-vector `kernels::gcm_mid` (its vectors' `Simd::GCM_MID_BLOCKS`; zero:
-    /// never).
-    fn gcm_mid_blocks(self) -> usize {
-        dispatch!(self, 0, |m, _| m::GCM_MID_BLOCKS)
-    }
-
-    /// Data blocks up to which this engine runs an AES-GCM-SIV message of at most one
-    /// AAD block in the fused `kernels::siv::tiny` (its vectors' `Simd::SIV_TINY_BLOCKS`).
-    fn siv_tiny_blocks(self) -> usize {
-        dispatch!(self, 0, |m, _| m::SIV_TINY_BLOCKS)
+    /// [`Self::gcm_message`] outside the one-body kernels: the portable engine's
+    /// sequence, which it runs on its own primitives (stitched batches, one schedule);
+    /// on a hardware engine with a key of fewer powers than its kernels read for these
+    /// lengths (none that `gcm::powers_for` makes), the same sequence on the engine's
+    /// counter mode and GHASH, one after the other.
+    #[inline(never)]
+    fn gcm_steps(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        y0: Y0<'_>,
+        aad: &[u8],
+        data: Data<'_>,
+        decrypt: bool,
+    ) -> [u8; 16] {
+        let what = Hash::gcm(decrypt);
+        if self == Kernels::Portable {
+            return portable::gcm_whole(keys, h, y0, aad, data.into_in_place(), what);
+        }
+        let data = data.into_in_place();
+        let mut acc = 0u128;
+        self.hash_update(h, &mut acc, aad);
+        if decrypt {
+            self.hash_update(h, &mut acc, data);
+        }
+        self.ctr_xor(keys, y0.kind, y0.kind.add(y0.block, 1), data);
+        if !decrypt {
+            self.hash_update(h, &mut acc, data);
+        }
+        self.gcm_finish(keys, h, y0.block, acc, aad.len(), data.len())
     }
 
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in
     /// place), or `None` on the portable engine: the one-body kernels (`kernels::siv_lean`)
     /// on every hardware engine, at most one block of AAD and of data in their one-block
-    /// entry. (The old fused small and bulk kernels below stay only as the one-body
-    /// kernels' reference in their test, until #75 milestone 4 deletes them.) Returns the
-    /// tag (encryption) or the plaintext's tag (decryption, with `received`; the caller
-    /// compares).
-    // Inlined, with `siv_small` and the two kernel dispatchers (`interface`), into the
-    // mode's seal and open: out of line they were three calls between the mode and the
-    // engine's entry point (docs/tuning.md: Kernels::siv_whole).
+    /// entry, straight through (the lengths are public). Returns the tag (encryption) or
+    /// the plaintext's tag (decryption, with `received`; the caller compares).
+    // Inlined, with the kernel dispatchers (`interface`), into the mode's seal and open:
+    // out of line they were calls between the mode and the engine's entry point
+    // (docs/tuning.md: Kernels::siv_whole).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn siv_whole(
         self,
@@ -619,61 +497,13 @@ impl Kernels {
         io: Data<'_>,
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        // The one-body kernels (#75) on every hardware engine; at most one block of AAD
-        // and of data in an entry point of its own, straight through (the lengths are
-        // public).
-        if self.uses_gcm_lean() {
-            let one = aad.len() <= 16 && io.len() <= 16;
-            return match (received, one) {
-                (None, true) => self.siv_lean_seal_one_kernel(kgk, nonce, aad, io),
-                (None, false) => self.siv_lean_seal_kernel(kgk, nonce, aad, io),
-                (Some(t), true) => self.siv_lean_open_one_kernel(kgk, nonce, aad, io, t),
-                (Some(t), false) => self.siv_lean_open_kernel(kgk, nonce, aad, io, t),
-            };
+        let one = aad.len() <= 16 && io.len() <= 16;
+        match (received, one) {
+            (None, true) => self.siv_lean_seal_one_kernel(kgk, nonce, aad, io),
+            (None, false) => self.siv_lean_seal_kernel(kgk, nonce, aad, io),
+            (Some(t), true) => self.siv_lean_open_one_kernel(kgk, nonce, aad, io, t),
+            (Some(t), false) => self.siv_lean_open_kernel(kgk, nonce, aad, io, t),
         }
-        if self.siv_small_fits(aad.len(), io.len()) {
-            self.siv_small(kgk, nonce, aad, io.into_in_place(), received)
-        } else {
-            self.siv_large_kernel(kgk, nonce, aad, io, received)
-        }
-    }
-
-    /// Whole GCM-SIV (2015) of a small input with long-term keys in one kernel call, or
-    /// `None` if the engine has no such kernel or the input is too large for it (see
-    /// `kernels::siv::siv2015_small`: with `received`, decrypts in place and returns the
-    /// plaintext's tag for the caller to compare).
-    pub(crate) fn siv2015_small(
-        self,
-        keys: Siv2015Keys<'_>,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        data: &mut [u8],
-        received: Option<&[u8; 16]>,
-    ) -> Option<[u8; 16]> {
-        let blocks = aad.len().div_ceil(16) + data.len().div_ceil(16) + 1;
-        let fits = data.len() <= kernels::SIV2015_SMALL_DATA && blocks <= keys.hash.count;
-        if !fits {
-            return None;
-        }
-        self.siv2015_small_kernel(keys, nonce, aad, data, received)
-    }
-
-    /// The GCM tag (before truncation) from the GHASH accumulator of AAD and ciphertext:
-    /// absorbs the length block, then XORs E(K, Y0).
-    pub(crate) fn gcm_finish(
-        self,
-        keys: &RoundKeys,
-        h: &HashKey,
-        y0: &[u8; 16],
-        mut acc: u128,
-        aad_len: usize,
-        data_len: usize,
-    ) -> [u8; 16] {
-        let lb = crate::spec::gcm::length_block(aad_len as u64, data_len as u64);
-        self.hash_update(h, &mut acc, &lb);
-        let mut m = [*y0];
-        self.encrypt_blocks(keys, &mut m);
-        crate::spec::gcm::tag_from_ghash(acc, &m[0])
     }
 }
 

@@ -75,6 +75,41 @@ pub(crate) fn ctr_and_hash(
     ctr_and_hash_with(&schedule, &powers, start, acc, data, what)
 }
 
+/// An AES-GCM update (`Kernels::gcm_update_seal`, `gcm_update_open`): counter mode from
+/// the counter block `ctr`, the ciphertext (`what`) hashed into `acc`; `ctr` becomes the
+/// next counter block. A source and destination pair is copied first, then run in place.
+pub(crate) fn gcm_update(
+    keys: &RoundKeys,
+    h: &HashKey,
+    ctr: &mut [u8; 16],
+    acc: &mut u128,
+    io: Data<'_>,
+    what: Hash,
+) {
+    let start = CtrStart {
+        kind: Counter::Be32,
+        block: *ctr,
+    };
+    *ctr = ctr_and_hash(keys, h, start, acc, io.into_in_place(), what);
+}
+
+/// The GCM tag (before truncation) from the GHASH value `acc` of AAD and ciphertext: the
+/// length block absorbed, xor E(K, Y0).
+pub(crate) fn gcm_finish(
+    keys: &RoundKeys,
+    h: &HashKey,
+    y0: &[u8; 16],
+    mut acc: u128,
+    aad_len: usize,
+    data_len: usize,
+) -> [u8; 16] {
+    let lb = crate::spec::gcm::length_block(aad_len as u64, data_len as u64);
+    hash_update(h, &mut acc, &lb);
+    let mut m = [*y0];
+    soft::encrypt_blocks(keys, &mut m);
+    crate::spec::gcm::tag_from_ghash(acc, &m[0])
+}
+
 /// Whole AES-GCM (tag before truncation) on the portable engine, in the order of
 /// `engine::sequence::gcm_whole`, with the fixsliced round keys and the split powers of H
 /// made once for the AAD, the data, the length block and E(K, Y0).

@@ -12,16 +12,14 @@
 //! ```
 //!
 //! the first term the same for every block until the counter carries out of its last
-//! byte, the second a table of 256 blocks that depends on the key alone. A stitched batch
-//! of 32 blocks then starts one round in: a kept block xor a table vector per vector,
-//! instead of an AES round (8 of the 80 AES instructions of an AES-128 batch on avx512;
-//! `kernels::ctr::Ctr::take_batch_round_one`). The index is the counter's last byte, so the
+//! byte, the second a table of 256 blocks that depends on the key alone. A batch of the
+//! one-body kernels (16 blocks on avx512) then starts one round in: a kept block xor a
+//! table vector per vector, instead of an AES round (`kernels::gcm_lean::RoundOneRun`). The index is the counter's last byte, so the
 //! table is read only for public counters (96-bit IVs); its entries are key material,
 //! wiped on drop. It is built once per long-term key (4 KiB and 256/LANES vector AES
 //! instructions, 64 on avx512): built per message it cost more than it saved
-//! (docs/tuning.md: RoundOne). Whole messages (`kernels::gcm::Whole`)
-//! and the runs of a gathered one (`kernels::gather`, `AesGcm::encrypt_parts_into`) read
-//! it; the on-line kernel (`gcm::online`) does not.
+//! (docs/tuning.md: RoundOne). Whole messages under a 96-bit IV (`kernels::gcm_lean::whole`)
+//! read it; the updates (on-line GCM, `AesGcm::encrypt_parts_into`) do not.
 
 #![forbid(unsafe_code)]
 

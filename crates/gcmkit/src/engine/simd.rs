@@ -30,30 +30,12 @@ pub(crate) trait Simd: Copy {
     type Cpu: Copy + Into<<Self::Block as Simd>::Cpu>;
     /// Blocks per vector.
     const LANES: usize;
-    /// Whether the stitched kernel starts its batches from a key's round-one table
+    /// Whether AES-GCM's batches start from a key's round-one table
     /// (`engine::RoundOne`) on this backend: a table vector load and an XOR per vector in
     /// place of an AES round (and, on narrower vectors, of the counter's addition and byte
     /// reversal). Set where measured faster: on x86, every width (docs/tuning.md:
     /// Simd::ROUND_ONE). Not measured on Arm: off there.
     const ROUND_ONE: bool = false;
-    /// Whether the stitched batch multiplies Karatsuba style (three carry-less multiplies
-    /// per vector, a qword swap and XORs more) rather than schoolbook (four).
-    const STITCH_KARATSUBA: bool = false;
-    /// Whether a short AES-GCM-SIV bulk decryption stitches batches of `HALF` vectors
-    /// (`kernels::siv`) rather than the backend's whole batches.
-    const SIV_HALF_DECRYPT: bool = true;
-    /// Data blocks up to which an AES-GCM-SIV message with at most one AAD block runs the
-    /// fused, all-in-registers `kernels::siv::tiny` (at most `kernels::siv::TINY_MAX`).
-    /// Eight (`kernels::siv::TINY_GROUP`, one group of independent AES chains) where not
-    /// measured otherwise.
-    const SIV_TINY_BLOCKS: usize = 8;
-    /// Data blocks up to which an AES-GCM message under a 96-bit IV (more than
-    /// `kernels::gcm_few`'s four blocks, its AAD, data and length block within the key's
-    /// powers) runs the fused wide-vector `kernels::gcm_mid`: at most eight vectors
-    /// (`kernels::gcm_mid::MID_MAX` blocks) and only on backends of at most two lanes,
-    /// checked at compile time; zero where not measured (the general small kernel, then
-    /// the stitched one, take them).
-    const GCM_MID_BLOCKS: usize = 0;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 
@@ -106,10 +88,6 @@ pub(crate) trait Simd: Copy {
         // SAFETY: `dst` is LANES u128s = 16·LANES writable bytes (the slice above).
         unsafe { self.store_ptr(dst.as_mut_ptr().cast()) }
     }
-    /// A hint to bring the cache line holding `p` into L1 (no load, never faults: `p`
-    /// may lie past the data). The default does nothing.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn prefetch(_p: *const u8) {}
     /// All of `src` (`src.len()` < 16·LANES), the rest of the vector zero; never reads
     /// past it. A backend with masked loads overrides this; the default copies through a
     /// stack buffer (wiped afterwards: it held data).
@@ -220,11 +198,6 @@ pub(crate) trait Simd: Copy {
     /// and CLMUL (`gcmkit-bench ports`; op counts in docs/perf/engines.md), so each XOR
     /// saved is issue bandwidth returned to them.
     fn xor3(self, a: Self, b: Self) -> Self;
-    /// Dword 0 of lane 0 (the lane-0 counter in integer form).
-    fn dword0(self) -> u32;
-    /// Dword 3 of every lane = `n` (with `n` = m << 24, adding this to a big-endian
-    /// counter block adds m to its last byte: exact while that byte does not carry).
-    fn splat_dword3(cpu: Self::Cpu, n: i32) -> Self;
     /// Dword 0 of every lane = `n`, the rest zero.
     fn splat_dword0(cpu: Self::Cpu, n: i32) -> Self;
     /// Dword 0 of lane l = l (the lane's counter offset).

@@ -1,12 +1,7 @@
-//! The engine's shared types: the data of a pass ([`Data`], [`Block16`]), where a
-//! counter starts and how it advances ([`Counter`], [`CtrStart`], [`Y0`],
-//! [`SmallStart`]), what a stitched pass hashes ([`Hash`]), and GCM-SIV (2015)'s keys for
-//! its kernel. Every engine file names them from here (through `engine`'s re-exports), so
+//! The engine's shared types: the data of a pass ([`Data`], [`Io`]), where a counter
+//! starts and how it advances ([`Counter`], [`CtrStart`], [`Y0`]), and what a stitched
+//! pass hashes ([`Hash`]). Every engine file names them from here (through `engine`'s re-exports), so
 //! no engine file needs another for a type.
-
-use super::RoundOne;
-use crate::aes::RoundKeys;
-use crate::field::HashKey;
 
 /// How a counter block advances: GCM increments the last 4 bytes big-endian, AES-GCM-SIV
 /// the first 4 bytes little-endian; both wrap modulo 2^32.
@@ -104,29 +99,11 @@ impl<'a> Data<'a> {
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(dead_code)
     )]
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn range(&mut self, start: usize, n: usize) -> Data<'_> {
-        let r = start..start + n;
-        match self {
-            Data::InPlace(b) => Data::InPlace(&mut b[r]),
-            Data::Copy(s, d) => Data::Copy(&s[r.clone()], &mut d[r]),
-        }
-    }
-
     /// Both sides from byte `off` (<= [`Self::len`]) to [`Self::len`].
     #[cfg_attr(
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
         allow(dead_code)
     )]
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn tail(self, off: usize) -> Data<'a> {
-        let len = self.len();
-        match self {
-            Data::InPlace(b) => Data::InPlace(&mut b[off..]),
-            Data::Copy(s, d) => Data::Copy(&s[off..len], &mut d[off..len]),
-        }
-    }
-
     /// The destination, read-only (the output, after a kernel wrote it).
     #[cfg_attr(
         not(any(target_arch = "x86_64", target_arch = "aarch64")),
@@ -165,57 +142,6 @@ impl<'a> Data<'a> {
             Data::InPlace(b) => b,
             Data::Copy(_, d) => d,
         }
-    }
-}
-
-/// A message of exactly one whole block, in place or from a source into a destination,
-/// as two pointers: passed to a kernel in two registers, where a [`Data`] goes through
-/// memory (its shape and both lengths stored by the caller, loaded and tested by the
-/// kernel, then a bounds check per access): about 25 instructions of a 16-byte AES-GCM
-/// call. Built only from a `Data` whose sides are 16 bytes long, and borrowing it, so the
-/// pointers are valid (and, but in place, disjoint) for as long as it lives.
-pub(crate) struct Block16<'a> {
-    src: *const [u8; 16],
-    dst: *mut [u8; 16],
-    _data: core::marker::PhantomData<&'a mut [u8; 16]>,
-}
-
-impl<'a> Block16<'a> {
-    /// `data` as one block, if both its sides are exactly 16 bytes long.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn new(data: &'a mut Data<'_>) -> Option<Self> {
-        let (src, dst): (*const [u8; 16], *mut [u8; 16]) = match data {
-            Data::InPlace(b) => {
-                // Both from one raw pointer: in place, the read and the write are one block.
-                let b: *mut [u8; 16] = <&mut [u8; 16]>::try_from(&mut **b).ok()?;
-                (b, b)
-            }
-            Data::Copy(s, d) => {
-                let s: &[u8; 16] = (*s).try_into().ok()?;
-                (s, <&mut [u8; 16]>::try_from(&mut **d).ok()?)
-            }
-        };
-        Some(Block16 {
-            src,
-            dst,
-            _data: core::marker::PhantomData,
-        })
-    }
-
-    /// The input block (read it before [`Self::write`]: in place, the two are one).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn read(&self) -> [u8; 16] {
-        // SAFETY: `src` came from a 16-byte slice of the `Data` this value borrows (`new`),
-        // so it is valid for reads for as long as `self` lives; `[u8; 16]` has alignment 1.
-        unsafe { self.src.read() }
-    }
-
-    /// Writes the output block.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn write(self, out: [u8; 16]) {
-        // SAFETY: `dst` came from a 16-byte `&mut` of the `Data` this value borrows
-        // mutably (`new`), so it is valid for writes and nothing else reads it meanwhile.
-        unsafe { self.dst.write(out) }
     }
 }
 
@@ -360,14 +286,6 @@ pub(crate) struct CtrStart {
     pub(crate) block: [u8; 16],
 }
 
-/// Where a small AES-GCM message's counter starts (`Kernels::gcm_small`): a 96-bit IV,
-/// which the few-block kernel takes whole, or a Y0 already derived (any IV length).
-#[derive(Clone, Copy)]
-pub(crate) enum SmallStart<'a> {
-    Iv96(&'a [u8; 12]),
-    Y0(&'a [u8; 16]),
-}
-
 /// GCM's pre-counter block Y0, borrowed from the mode, and how its counter advances: the
 /// whole-message kernel's start. By reference, not copied into a [`CtrStart`]: the mode
 /// builds Y0 piecewise (IV, then the counter word), and the 16-byte reload of such a copy
@@ -380,53 +298,4 @@ pub(crate) struct Y0<'a> {
     pub(crate) kind: Counter,
     /// The block itself.
     pub(crate) block: &'a [u8; 16],
-    /// The key's round-one table ([`RoundOne`]), if it has one: the stitched batches of
-    /// a public counter (`Counter::Be32Public`) start from it one AES round in.
-    pub(crate) round_one: Option<&'a RoundOne>,
-}
-
-/// The long-term keys and variant of GCM-SIV (2015), for its small-message kernel
-/// ([`super::Kernels::siv2015_small`]).
-#[derive(Clone, Copy)]
-pub(crate) struct Siv2015Keys<'a> {
-    /// The hash key (with enough powers for the message: see the kernel).
-    pub(crate) hash: &'a HashKey,
-    /// The tag (PRF) key.
-    pub(crate) prf: &'a RoundKeys,
-    /// The counter-mode key.
-    pub(crate) ctr: &'a RoundKeys,
-    /// Whether bit 127 of S is cleared before the PRF (the variant's mask).
-    pub(crate) mask: bool,
-    /// How the first counter block is made from the tag.
-    pub(crate) counter: crate::spec::siv::CounterInit,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Block16, Data};
-
-    /// Only a `Data` whose sides are both 16 bytes becomes a `Block16`; in place, the
-    /// write lands on the block just read.
-    #[test]
-    fn only_whole_blocks() {
-        let (mut a, mut b) = ([0u8; 17], [0u8; 17]);
-        for n in [0, 1, 15, 17] {
-            assert!(Block16::new(&mut Data::InPlace(&mut a[..n])).is_none());
-            assert!(Block16::new(&mut Data::Copy(&a[..n], &mut b[..n])).is_none());
-        }
-        assert!(Block16::new(&mut Data::Copy(&a[..16], &mut b[..15])).is_none());
-        assert!(Block16::new(&mut Data::Copy(&a[..15], &mut b[..16])).is_none());
-        let mut buf = [7u8; 16];
-        let mut d = Data::InPlace(&mut buf);
-        let io = Block16::new(&mut d).unwrap();
-        let x = io.read();
-        io.write(x.map(|v| v + 1));
-        assert_eq!(buf, [8u8; 16]);
-        let src = [3u8; 16];
-        let mut d = Data::Copy(&src, &mut b[..16]);
-        let io = Block16::new(&mut d).unwrap();
-        let x = io.read();
-        io.write(x);
-        assert_eq!(b[..16], src);
-    }
 }

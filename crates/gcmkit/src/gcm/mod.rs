@@ -21,7 +21,7 @@ pub use incremental::IncrementalGmac;
 pub use online::{AadPrefix, GcmDecryptor, GcmEncryptor, UnverifiedGcmDecryptor};
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine, Kernels, RoundOne, SmallStart};
+use crate::engine::{Counter, Data, Engine, Kernels, RoundOne};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
@@ -64,10 +64,10 @@ pub(crate) fn iv_block(
 }
 
 /// Powers of H a key used for one message needs on `engine`: every block hashed when the
-/// message is small enough for the one-batch kernel (it multiplies block b by H^(k-b) for
-/// all k blocks); else one stitched batch's worth (the stitched kernel hashes a batch of
-/// the engine's width with one reduction, and runs only with that many powers), and one
-/// more than the one-body kernels' batch. Each power costs a multiplication per message.
+/// message has at most `POWERS` blocks with its length block (a one-batch message
+/// multiplies block b by H^(k-b) for all k blocks); else one more than the one-body
+/// kernels' batch (`Kernels::gcm_lean`), and at least the portable engine's 8 blocks per
+/// reduction. Each power costs a multiplication per message.
 pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> usize {
     let blocks = aad_len
         .div_ceil(16)
@@ -76,8 +76,7 @@ pub(crate) fn powers_for(engine: Kernels, aad_len: usize, data_len: usize) -> us
     if blocks <= crate::field::POWERS {
         blocks
     } else {
-        // The one-body kernels read one more than their batch (`Kernels::gcm_lean`).
-        engine.batch_blocks().max(engine.lean_blocks() + 1).max(8)
+        (engine.lean_blocks() + 1).max(8)
     }
 }
 
@@ -247,22 +246,21 @@ impl GcmKey {
         decrypt: bool,
     ) -> Option<[u8; 16]> {
         let iv = <&[u8; 12]>::try_from(iv).ok()?;
-        if self.engine.uses_gcm_lean() {
-            // The one-body kernels take every length: the limits are checked here (the
-            // general path reports a failure).
-            Self::check_lengths(aad.len(), data.len()).ok()?;
-            return self.engine.gcm_lean(
-                &self.aes,
-                &self.h,
-                crate::spec::gcm::iv96_y0_le(iv),
-                aad,
-                data.reborrow(),
-                decrypt,
-                self.round_one(),
-            );
+        if !self.engine.uses_gcm_lean() {
+            return None;
         }
-        self.engine
-            .gcm_small(&self.aes, &self.h, SmallStart::Iv96(iv), aad, data, decrypt)
+        // The one-body kernels take every length: the limits are checked here (the
+        // general path reports a failure).
+        Self::check_lengths(aad.len(), data.len()).ok()?;
+        self.engine.gcm_lean(
+            &self.aes,
+            &self.h,
+            crate::spec::gcm::iv96_y0_le(iv),
+            aad,
+            data.reborrow(),
+            decrypt,
+            self.round_one(),
+        )
     }
 
     /// Encrypts in place or from a source into a destination; returns the full tag.
@@ -288,19 +286,10 @@ impl GcmKey {
         Ok(self.full_tag(iv, &y0, aad, data, false))
     }
 
-    /// Y0 for the engine: the block, how this IV's counter advances, and the key's
-    /// round-one table.
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn start<'a>(&'a self, iv: &[u8], y0: &'a [u8; 16]) -> crate::engine::Y0<'a> {
-        crate::engine::Y0 {
-            kind: Self::counter_kind(iv),
-            block: y0,
-            round_one: self.round_one(),
-        }
-    }
-
     /// Encrypts the concatenation of `parts` into `out` (exactly as long as the parts
-    /// together, checked by the caller) in one pass; returns the full tag.
+    /// together, checked by the caller) in one pass over the data; returns the full tag.
+    /// Each part's whole blocks go from the part into `out` in one encryption update; a
+    /// block that spans parts is gathered in `out` and encrypted there.
     pub(crate) fn seal_parts(
         &self,
         iv: &[u8],
@@ -310,60 +299,76 @@ impl GcmKey {
     ) -> Result<[u8; 16], Error> {
         Self::check_lengths(aad.len(), out.len())?;
         let y0 = self.y0(iv)?;
-        let start = self.start(iv, &y0);
-        Ok(self
-            .engine
-            .gcm_seal_parts(&self.aes, &self.h, start, aad, parts, out))
+        let (e, aes, h) = (self.engine, &self.aes, &self.h);
+        let mut acc = 0u128;
+        e.hash_update(h, &mut acc, aad);
+        let mut ctr = Counter::Be32.add(&y0, 1);
+        // `out[..done]` is encrypted; `out[done..at]` holds gathered bytes of a block that
+        // spans parts (fewer than 16).
+        let (mut done, mut at) = (0, 0);
+        for part in parts {
+            let mut p = *part;
+            if at > done {
+                let n = (done + 16 - at).min(p.len());
+                out[at..at + n].copy_from_slice(&p[..n]);
+                (at, p) = (at + n, &p[n..]);
+                if at - done < 16 {
+                    continue;
+                }
+                e.gcm_update_seal(
+                    aes,
+                    h,
+                    &mut ctr,
+                    &mut acc,
+                    Data::InPlace(&mut out[done..at]),
+                );
+                done = at;
+            }
+            let whole = p.len() / 16 * 16;
+            if whole > 0 {
+                let dst = &mut out[done..done + whole];
+                e.gcm_update_seal(aes, h, &mut ctr, &mut acc, Data::Copy(&p[..whole], dst));
+                done += whole;
+            }
+            let rest = &p[whole..];
+            out[done..done + rest.len()].copy_from_slice(rest);
+            at = done + rest.len();
+        }
+        if at > done {
+            e.gcm_update_seal(
+                aes,
+                h,
+                &mut ctr,
+                &mut acc,
+                Data::InPlace(&mut out[done..at]),
+            );
+        }
+        Ok(e.gcm_finish(aes, h, &y0, acc, aad.len(), out.len()))
     }
 
-    /// The whole message through the engine: its fused small-message kernel when the
-    /// message fits, else the whole-message kernel. Returns the full (untruncated) tag.
-    /// Inlined: called out of line, it copied its `Data` argument with 16-byte loads of
-    /// the caller's 8-byte stores, a failed store forwarding before every message's
-    /// kernel (perf annotate, AES-128-GCM decrypt_into at 128 B; docs/history/refactor-26.md).
+    /// The whole message through the engine (`Kernels::gcm_message`): the one-body
+    /// kernels on the hardware engines. Returns the full (untruncated) tag. Inlined:
+    /// called out of line, it copied its `Data` argument with 16-byte loads of the
+    /// caller's 8-byte stores, a failed store forwarding before every message's kernel
+    /// (perf annotate, AES-128-GCM decrypt_into at 128 B; docs/history/refactor-26.md).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn full_tag(
         &self,
         iv: &[u8],
         y0: &[u8; 16],
         aad: &[u8],
-        mut data: Data<'_>,
+        data: Data<'_>,
         decrypt: bool,
     ) -> [u8; 16] {
-        if self.engine.uses_gcm_lean() {
-            let t = self.engine.gcm_lean(
-                &self.aes,
-                &self.h,
-                u128::from_le_bytes(*y0),
-                aad,
-                data.reborrow(),
-                decrypt,
-                // The table's index is the counter: given for a public one only.
-                self.round_one()
-                    .filter(|_| Self::counter_kind(iv) == Counter::Be32Public),
-            );
-            if let Some(t) = t {
-                return t;
-            }
-        }
-        if let Some(t) = self.engine.gcm_small(
+        self.engine.gcm_message(
             &self.aes,
             &self.h,
-            SmallStart::Y0(y0),
-            aad,
-            &mut data,
-            decrypt,
-        ) {
-            return t;
-        }
-        let start = self.start(iv, y0);
-        self.engine.gcm_whole(
-            &self.aes,
-            &self.h,
-            start,
+            y0,
+            Self::counter_kind(iv),
             aad,
             data,
-            crate::engine::Hash::gcm(decrypt),
+            decrypt,
+            self.round_one(),
         )
     }
 

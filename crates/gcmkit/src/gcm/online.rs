@@ -14,7 +14,6 @@
 
 use super::{AesGcm, MAX_AAD, MAX_PLAINTEXT};
 use crate::engine::Counter;
-use crate::engine::Hash;
 use crate::error::Error;
 use crate::tag::Tag;
 use alloc::vec::Vec;
@@ -64,8 +63,6 @@ struct Stream<K: Borrow<AesGcm>> {
     gcm: K,
     tag_len: usize,
     y0: [u8; 16],
-    /// Public start counter (96-bit IV) or not: see `Counter::Be32Public`.
-    kind: Counter,
     ctr: [u8; 16],
     acc: u128,
     aad_len: u64,
@@ -99,7 +96,6 @@ impl<K: Borrow<AesGcm>> Stream<K> {
             gcm,
             tag_len: 16,
             y0: [0; 16],
-            kind: Counter::Be32,
             ctr: [0; 16],
             acc: 0,
             aad_len: 0,
@@ -118,7 +114,6 @@ impl<K: Borrow<AesGcm>> Stream<K> {
     fn restart(&mut self, nonce: &[u8], prefix: Option<&AadPrefix>) -> Result<(), Error> {
         let y0 = self.gcm.borrow().key.y0(nonce)?;
         self.y0 = y0;
-        self.kind = super::GcmKey::counter_kind(nonce);
         self.ctr = Counter::Be32.add(&y0, 1);
         (self.acc, self.aad_len, self.data_len, self.in_data) = (0, 0, 0, false);
         (self.pos, self.partial) = (0, false);
@@ -195,19 +190,14 @@ impl<K: Borrow<AesGcm>> Stream<K> {
             let k = &self.gcm.borrow().key;
             let run = &mut data[i..i + full];
             // GCM hashes the ciphertext: the input when decrypting, the output otherwise.
-            let what = if decrypt { Hash::Input } else { Hash::Output };
             let run = crate::engine::Data::InPlace(run);
-            self.ctr = k.engine.ctr_and_hash(
-                &k.aes,
-                &k.h,
-                crate::engine::CtrStart {
-                    kind: self.kind,
-                    block: self.ctr,
-                },
-                &mut self.acc,
-                run,
-                what,
-            );
+            if decrypt {
+                k.engine
+                    .gcm_update_open(&k.aes, &k.h, &mut self.ctr, &mut self.acc, run);
+            } else {
+                k.engine
+                    .gcm_update_seal(&k.aes, &k.h, &mut self.ctr, &mut self.acc, run);
+            }
             i += full;
         }
         // 3. Start a new partial block with what is left (fewer than 16 bytes).

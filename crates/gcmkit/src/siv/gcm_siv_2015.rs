@@ -22,7 +22,7 @@ use crate::aes::RoundKeys;
 use crate::engine::{Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey, POWERS};
-use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
+use crate::mode::{sealed::Core, Limits, Opening};
 use crate::tag::Tag;
 
 /// Which of the paper's key arrangements.
@@ -192,25 +192,6 @@ impl GcmSiv2015 {
         self.k
     }
 
-    /// The fused small-message kernel (`None` when the engine or size does not allow it).
-    fn small(
-        &self,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        received: Option<&[u8; 16]>,
-    ) -> Option<[u8; 16]> {
-        let s = self.siv();
-        let keys = crate::engine::Siv2015Keys {
-            hash: s.hash,
-            prf: s.tag_key,
-            ctr: s.ctr_key,
-            mask: s.mask,
-            counter: s.counter,
-        };
-        self.engine.siv2015_small(keys, nonce, aad, buf, received)
-    }
-
     fn siv(&self) -> Siv<'_> {
         Siv {
             engine: self.engine,
@@ -235,27 +216,16 @@ impl Core for GcmSiv2015 {
 
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
         let nonce = check_nonce(nonce)?;
-        let buf = data.into_in_place();
-        let tag = match self.small(nonce, aad, buf, None) {
-            Some(tag) => tag,
-            None => self.siv().seal(nonce, aad, buf)?,
-        };
+        let tag = self.siv().seal(nonce, aad, data.into_in_place())?;
         Ok(Tag::truncate(tag, TAG_LEN))
     }
 
-    /// The fused small-message kernel serves the zeroing contract; restoring takes the
-    /// general path, which can re-apply the keystream.
+    /// Counter mode, then the hash of the plaintext (`Siv::open`), which zeroes or
+    /// restores (re-applies the keystream) on failure.
     fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
         let (nonce, aad, data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
         let nonce = check_nonce(nonce)?;
-        let received = super::full_tag(tag)?;
-        let buf = data.into_in_place();
-        if on_failure == OnFailure::Zero {
-            if let Some(expected) = self.small(nonce, aad, buf, Some(received)) {
-                // The fused kernel decrypted in place and returned the plaintext's tag.
-                return super::verified(buf, Tag::truncate(expected, TAG_LEN).ct_eq_slice(tag));
-            }
-        }
-        self.siv().open(nonce, aad, buf, tag, on_failure)
+        self.siv()
+            .open(nonce, aad, data.into_in_place(), tag, on_failure)
     }
 }

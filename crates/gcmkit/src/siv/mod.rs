@@ -16,7 +16,7 @@ pub(crate) mod gcm_siv_2015;
 pub(crate) mod plus;
 
 use crate::aes::RoundKeys;
-use crate::engine::{Counter, Data, Engine, Hash, Kernels, SIV_SMALL_MAX_DATA};
+use crate::engine::{Counter, Data, Engine, Kernels};
 use crate::error::Error;
 use crate::field::{Flavor, HashKey};
 use crate::mode::{sealed::Core, Limits, OnFailure, Opening};
@@ -100,9 +100,9 @@ impl Siv<'_> {
         Ok(tag)
     }
 
-    /// Decrypts `buf` in place (CTR and hash of the plaintext in one stitched pass); if
-    /// the tag does not verify, `buf` is zeroed or holds the ciphertext again, as
-    /// `on_failure` says.
+    /// Decrypts `buf` in place (CTR, then the hash of the plaintext it produced: the
+    /// portable engine, GCM-SIV+ and GCM-SIV (2015) on every engine); if the tag does not
+    /// verify, `buf` is zeroed or holds the ciphertext again, as `on_failure` says.
     pub(crate) fn open(
         &self,
         nonce: &[u8; 12],
@@ -115,14 +115,10 @@ impl Siv<'_> {
         let tag = full_tag(tag)?;
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
-        // CTR first (the tag is the IV), hashing the plaintext it produces.
-        let ctr = crate::engine::CtrStart {
-            kind: Counter::Le32,
-            block: self.first_counter(tag),
-        };
-        let data = crate::engine::Data::InPlace(buf);
+        // CTR first (the tag is the IV), then the plaintext it produced hashed.
         self.engine
-            .ctr_and_hash(self.ctr_key, self.hash, ctr, &mut acc, data, Hash::Output);
+            .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(tag), buf);
+        self.engine.hash_update(self.hash, &mut acc, buf);
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
         if expected.ct_eq_slice(tag) {
             return Ok(());
@@ -276,7 +272,7 @@ impl Core for AesGcmSiv {
     }
 
     // `seal_data` and `open_data` are inlined into `mode::seal`/`mode::open` (as AES-GCM's
-    // are), so a small message costs the checks, one dispatch and the fused kernel; the
+    // are), so a small message costs the checks, one dispatch and the one-body kernel; the
     // general path is out of line (`seal_any`, `open_any`).
     #[inline]
     fn seal_data(&self, nonce: &[u8], aad: &[u8], data: Data<'_>) -> Result<Tag, Error> {
@@ -293,11 +289,10 @@ impl Core for AesGcmSiv {
     }
 
     /// The kernels decrypt and return the plaintext's tag (from the ciphertext into a
-    /// separate destination, above the small kernel's bound, without copying it there
-    /// first); their derived key never leaves them, so to restore (`aes-gcm-siv`'s
-    /// contract, for `gcmkit::compat`) the fused small kernel's input is kept (public
-    /// ciphertext, at most 384 bytes on the stack) and put back. The general path
-    /// re-applies the keystream.
+    /// separate destination without copying it there first); their derived key never
+    /// leaves them, so to restore (`aes-gcm-siv`'s contract, for `gcmkit::compat`) a
+    /// ciphertext of at most [`RESTORE_KEPT`] bytes is kept on the stack (it is public)
+    /// and put back. The general path re-applies the keystream.
     #[inline]
     fn open_data(&self, o: Opening<'_>) -> Result<(), Error> {
         let (nonce, aad, mut data, tag, on_failure) = (o.nonce, o.aad, o.data, o.tag, o.on_failure);
@@ -332,8 +327,8 @@ impl AesGcmSiv {
         plus(self.engine, &k.auth, &k.enc).seal(nonce, aad, buf)
     }
 
-    /// Decryption on the general path (the portable engine; `Restore` above the fused
-    /// kernel's sizes).
+    /// Decryption on the general path (the portable engine; `Restore` above
+    /// [`RESTORE_KEPT`] bytes).
     #[inline(never)]
     fn open_any(
         &self,
@@ -349,9 +344,14 @@ impl AesGcmSiv {
     }
 }
 
+/// Largest ciphertext whose copy AES-GCM-SIV's restoring decryption keeps on the stack
+/// to put back on failure (larger ones take the general path, which re-applies the
+/// keystream).
+const RESTORE_KEPT: usize = 384;
+
 impl AesGcmSiv {
-    /// The fused small-message kernel with the ciphertext kept and put back on failure;
-    /// `None` if the message is too long for it.
+    /// The one-body kernels with the ciphertext kept and put back on failure; `None` if
+    /// it is longer than [`RESTORE_KEPT`] or the engine is the portable one.
     fn open_small_restoring(
         &self,
         nonce: &[u8; 12],
@@ -359,10 +359,10 @@ impl AesGcmSiv {
         buf: &mut [u8],
         received: &[u8; 16],
     ) -> Option<Result<(), Error>> {
-        if !self.engine.siv_small_fits(aad.len(), buf.len()) {
+        if buf.len() > RESTORE_KEPT {
             return None;
         }
-        let mut keep = [0u8; SIV_SMALL_MAX_DATA];
+        let mut keep = [0u8; RESTORE_KEPT];
         let n = buf.len();
         keep[..n].copy_from_slice(buf);
         let expected =

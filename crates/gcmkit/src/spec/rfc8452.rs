@@ -11,7 +11,7 @@
 /// writes a 12-byte array), not from a zeroed 16-byte array: the compiler built that
 /// array on the stack with three stores and read it back with one 16-byte load, which
 /// the core cannot forward from narrower stores (at the head of every AES-GCM-SIV
-/// message; `objdump -d` of the avx512 `siv_large`).
+/// message; `objdump -d` of the avx512 AES-GCM-SIV kernel of the time).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn derive_key_input0(nonce: &[u8; 12]) -> u128 {
     super::siv::nonce_u128(nonce) << 32

@@ -23,15 +23,7 @@ mod vectors;
 
 use vectors::Neon;
 
-crate::engine::hw_engine!(
-    armv8,
-    is_aarch64_feature_detected,
-    ["neon", "aes"],
-    Neon,
-    8,
-    8,
-    8
-);
+crate::engine::hw_engine!(armv8, is_aarch64_feature_detected, ["neon", "aes"], Neon, 8);
 
 /// The CPU features gcmkit's Arm engine uses, each with whether this CPU has it (for
 /// `gcmkit info`).

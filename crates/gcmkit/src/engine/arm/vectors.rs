@@ -50,7 +50,6 @@ impl Simd for Neon {
     crate::engine::simd::single_lane_identities!();
     crate::engine::simd::register_memory!();
     from_token! {
-        splat_dword3(n: i32) => one_dword::<3>(n);
         splat_dword0(n: i32) => one_dword::<0>(n);
     }
     one_op! {
@@ -67,11 +66,6 @@ impl Simd for Neon {
         // REV64 reverses each half; EXT swaps the halves.
         bswap(x) => vextq_u8::<8>(vrev64q_u8(x), vrev64q_u8(x));
         add32(x, o) => vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(x), vreinterpretq_u32_u8(o)));
-    }
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn dword0(self) -> u32 {
-        // SAFETY: `self` carries the armv8 token (detected NEON).
-        unsafe { vgetq_lane_u32::<0>(vreinterpretq_u32_u8(self.0)) }
     }
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn clmul<const IMM: i32>(self, o: Self) -> Self {

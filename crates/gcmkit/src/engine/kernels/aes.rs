@@ -5,37 +5,6 @@
 use super::super::simd::{wipe_vectors, Simd};
 use crate::aes::RoundKeys;
 
-/// The rounds between the whitening and the last one, for a kernel written once for
-/// every key size: `middle_rounds!(rk, |r| { ... })` runs the block once for each of
-/// round keys 1 to `rounds - 1`, in order, with `r` the round key, and evaluates to the
-/// last round key. The round count is public (the key size) and tested here, after the
-/// nine rounds every key size has. (A kernel copied per round count, identical but for
-/// the keys' offsets, was merged by the compiler into one sequence addressed by seven
-/// saved registers in `gcm_one`; in `gcm_few` it was twelve forms.)
-///
-/// A macro, not a function taking a closure: the block is pasted into the kernel, so its
-/// intrinsics are compiled with the entry point's target features whatever the inliner
-/// decides. As a closure run by `Iter::for_each`, the armv8 release build left
-/// `for_each` out of line in `gcm_few_seal`/`gcm_few_open`, and every `vaeseq_u8` and
-/// `vaesmcq_u8` in it as a call (the closure has no target features).
-macro_rules! middle_rounds {
-    ($rk:expr, |$r:ident| $body:block) => {{
-        let rk: &crate::aes::RoundKeys = $rk;
-        let k = rk.as_blocks();
-        for $r in &k[1..10] $body
-        // AES-192 and AES-256: two or four more rounds before the last.
-        let rounds = rk.rounds();
-        if rounds > 10 {
-            for $r in &k[10..12] $body
-            if rounds > 12 {
-                for $r in &k[12..14] $body
-            }
-        }
-        &k[rounds.min(14)]
-    }};
-}
-pub(super) use middle_rounds;
-
 /// Round keys broadcast to every lane.
 pub(super) struct Keys<V> {
     pub(super) k: [V; 15],
@@ -81,20 +50,6 @@ pub(super) fn broadcast_key<V: Simd>(cpu: V::Cpu, b: &[u8; 16]) -> V {
 }
 
 impl<V: Simd> Keys<V> {
-    /// The round keys' first lanes (for one block beside the vector batches).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(super) fn lane0(&self) -> Keys<V::Block> {
-        // An index loop: `array::map` left a call (and a `vzeroupper`) in the kernel.
-        let mut k = [self.k[0].lane0(); 15];
-        for (b, v) in k.iter_mut().zip(&self.k) {
-            *b = v.lane0();
-        }
-        Keys {
-            k,
-            rounds: self.rounds,
-        }
-    }
-
     /// Overwrites the broadcast round keys (key material) before the stack is reused.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(super) fn wipe(&mut self) {

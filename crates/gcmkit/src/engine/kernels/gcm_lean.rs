@@ -2,8 +2,9 @@
 //! the same code, in place or not. Entry points per engine: a whole message per direction
 //! (`whole`), a message of at most one block of AAD and of data per direction
 //! (`one_block`, straight through: its fixed cost is a short message's), the hash update
-//! (`hash_update`: GHASH or POLYVAL, for every hash that runs on its own), and for on-line
-//! GCM the encrypt and decrypt updates and finish. AES-GCM-SIV runs on the same body
+//! (`hash_update`: GHASH or POLYVAL, for every hash that runs on its own), counter mode
+//! alone (`ctr_xor`), and for on-line GCM and gathered parts the encrypt and decrypt
+//! updates and finish. AES-GCM-SIV runs on the same body
 //! (`siv_lean`): with `SIV` the counters are little-endian and the hashed blocks POLYVAL
 //! elements as loaded, so neither is byte-reversed (`int_form`).
 //!
@@ -53,11 +54,10 @@
 
 use super::super::simd::Simd;
 use super::aes::{broadcast_key, Keys};
-use super::ghash::{gcm_tag, hash_block, Sums};
-use super::polyval::batch_powers as polyval_powers;
+use super::ghash::{gcm_tag, hash_block, karatsuba_powers, Sums};
 use super::unrolled;
 use crate::aes::RoundKeys;
-use crate::engine::{Data, Io, RoundOne};
+use crate::engine::{Counter, Data, Io, RoundOne};
 use crate::field::{Flavor, HashKey, POWERS};
 
 /// Round keys of any key size: key 0 and the last ten in vectors, the extra rounds'
@@ -402,7 +402,6 @@ fn stitched<V: Simd, const N: usize>(
 /// Counter mode over `data` from the counter block `ctr`, its ciphertext (the input
 /// when `DECRYPT`, else the output) absorbed into the GHASH value `acc`; `ctr` becomes the
 /// next counter block. See the module docs for the calls' rules.
-#[cfg_attr(not(test), allow(dead_code))] // on-line GCM's entry points (#75 milestone 4)
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
     cpu: V::Cpu,
@@ -422,6 +421,71 @@ pub(crate) fn update<V: Simd, const N: usize, const DECRYPT: bool>(
     // The counters advance a vector at a time; the next call starts after the blocks
     // used (inc32 wraps as the kernel's lane additions do).
     *ctr = crate::engine::Counter::Be32.add(ctr, blocks as u32);
+}
+
+/// Counter mode alone over `data` in place from the counter block `block` (GCM's
+/// big-endian inc32, or AES-GCM-SIV's little-endian one for `Counter::Le32`); returns the
+/// next counter block. The counter's value may be secret (a non-96-bit IV's Y0): nothing
+/// branches on it.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(crate) fn ctr_xor<V: Simd, const N: usize>(
+    cpu: V::Cpu,
+    rk: &RoundKeys,
+    kind: Counter,
+    block: [u8; 16],
+    data: &mut [u8],
+) -> [u8; 16] {
+    let k = RoundRegs::<V>::new(cpu, rk);
+    let first = V::Block::load_halves(V::block_cpu(cpu), &block);
+    let blocks = data.len().div_ceil(16);
+    let io = Io::new(Data::InPlace(data));
+    match kind {
+        Counter::Le32 => ctr::<V, N, true>(&k, &mut Counters::new(cpu, first), io),
+        Counter::Be32 | Counter::Be32Public => {
+            ctr::<V, N, false>(&k, &mut Counters::new(cpu, first), io)
+        }
+    }
+    kind.add(&block, blocks as u32)
+}
+
+/// Counter mode alone (AES-GCM-SIV encryption's second pass, after the tag, and
+/// [`ctr_xor`]): batches of `N` vectors, then one vector at a time, the last partial
+/// vector read and written with `load_tail`/`store_tail`.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(super) fn ctr<V: Simd, const N: usize, const SIV: bool>(
+    k: &RoundRegs<'_, V>,
+    c: &mut Counters<V, SIV>,
+    mut io: Io<'_>,
+) {
+    let cpu = k.cpu();
+    let len = io.len();
+    let vb = 16 * V::LANES;
+    let mut at = 0;
+    if N > 0 {
+        while len - at >= N * vb {
+            let mut s = c.take::<N>();
+            k.encrypt(&mut s, false);
+            let mut out = io.load_run::<V, N>(cpu, at);
+            for (o, x) in out.iter_mut().zip(&s) {
+                *o = o.xor(*x);
+            }
+            io.store_run(at, &out);
+            at += N * vb;
+        }
+    }
+    while len - at >= vb {
+        let [mut s] = c.take::<1>();
+        k.encrypt(core::array::from_mut(&mut s), false);
+        let out = io.load::<V>(cpu, at).xor(s);
+        io.store(at, out);
+        at += vb;
+    }
+    if at < len {
+        let [mut s] = c.take::<1>();
+        k.encrypt(core::array::from_mut(&mut s), false);
+        let out = io.load_tail::<V>(cpu, at).xor(s);
+        io.store_tail(at, out);
+    }
 }
 
 /// Largest AAD and largest data, in bytes, of a message [`whole`] runs on the engine's
@@ -755,7 +819,7 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
         // Karatsuba products (three carry-less multiplies, the key's helpers), not the
         // stitched pass's schoolbook four: with no AES beside them the multiplies are the
         // bound (docs/tuning.md: `gcm_lean::hash` Karatsuba products).
-        let (pw, pk) = polyval_powers::<V, N>(cpu, key);
+        let (pw, pk) = karatsuba_powers::<V, N>(cpu, key);
         // H^B: vector 0's lane 0.
         let hb = V::broadcast(cpu, pw[0].lane0());
         let hbk = V::broadcast(cpu, pk[0].lane0());
@@ -805,7 +869,6 @@ pub(super) fn hash<V: Simd, const N: usize, const SIV: bool>(
 
 /// The full tag: the length block of `aad_len` and `data_len` bytes absorbed into `acc`,
 /// xor E(K, Y0).
-#[cfg_attr(not(test), allow(dead_code))] // on-line GCM's entry points (#75 milestone 4)
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn finish<V: Simd>(
     cpu: V::Cpu,
@@ -828,15 +891,15 @@ pub(crate) fn finish<V: Simd>(
     gcm_tag(s, m[0]).to_bytes()
 }
 
-/// The one-body kernels against the old whole-message kernel of the same engine and the
-/// portable engine, on every hardware engine this CPU has: every key size, lengths across
+/// The one-body kernels against the portable engine, on every hardware engine this CPU
+/// has: every key size, lengths across
 /// every vector, batch and tail boundary, AAD lengths likewise, counters that wrap,
 /// in place and not, both directions, and the same message cut into updates of whole
 /// blocks.
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::super::hardware;
-    use crate::engine::{Counter, Data, Hash, Kernels, Y0};
+    use crate::engine::{Counter, Data, Kernels};
     use crate::gcm::GcmKey;
     use crate::testing::{bytes, lengths_around};
 
@@ -846,8 +909,9 @@ mod tests {
         lengths_around(&[0, 16, 32, 48, 64, 128, 256, 384, 512, 1024, 4096])
     }
 
-    /// The old whole-message kernel's tag and output (`y0` taken as a secret counter, so
-    /// no kernel branches on it).
+    /// An engine's whole-message tag and output through `Kernels::gcm_message` (`y0`
+    /// taken as a secret counter, so no kernel branches on it): on the portable engine,
+    /// the reference.
     fn whole(
         k: Kernels,
         key: &GcmKey,
@@ -856,23 +920,12 @@ mod tests {
         buf: &mut [u8],
         dec: bool,
     ) -> [u8; 16] {
-        let start = Y0 {
-            kind: Counter::Be32,
-            block: y0,
-            round_one: None,
-        };
-        k.gcm_whole(
-            &key.aes,
-            &key.h,
-            start,
-            aad,
-            Data::InPlace(buf),
-            Hash::gcm(dec),
-        )
+        let data = Data::InPlace(buf);
+        k.gcm_message(&key.aes, &key.h, y0, Counter::Be32, aad, data, dec, None)
     }
 
     #[test]
-    fn lean_matches_old_kernels_and_portable() {
+    fn lean_matches_portable() {
         let mut seed = 1u64;
         for k in hardware() {
             for key_len in [16, 24, 32] {
@@ -899,9 +952,6 @@ mod tests {
                         let mut want = pt.clone();
                         let want_tag =
                             whole(Kernels::Portable, &portable, &y0, &aad, &mut want, false);
-                        let mut old = pt.clone();
-                        assert_eq!(whole(k, &key, &y0, &aad, &mut old, false), want_tag);
-                        assert_eq!(old, want);
                         let lean = |data: Data<'_>, dec: bool| {
                             let y0 = u128::from_le_bytes(y0);
                             k.gcm_lean(&key.aes, &key.h, y0, &aad, data, dec, table)
@@ -931,23 +981,16 @@ mod tests {
     }
 
     /// Updates of whole blocks carry the counter and the hash: any cut gives the
-    /// one-call result.
+    /// one-call result, on every engine (the portable one's updates too: on-line GCM and
+    /// gathered parts run them there).
     #[test]
     fn updates_in_pieces_equal_one_call() {
-        for k in hardware() {
+        for k in hardware().into_iter().chain([Kernels::Portable]) {
             let key = GcmKey::new(&bytes(32, 5), k).unwrap();
             let y0: [u8; 16] = bytes(16, 6).try_into().unwrap();
             let (aad, pt) = (bytes(700, 7), bytes(3000, 8));
             let mut one = pt.clone();
-            let want = k.gcm_lean(
-                &key.aes,
-                &key.h,
-                u128::from_le_bytes(y0),
-                &aad,
-                Data::InPlace(&mut one),
-                false,
-                None,
-            );
+            let want = whole(k, &key, &y0, &aad, &mut one, false);
             for cut in [16usize, 48, 64, 256, 272, 1024, 1600] {
                 let mut acc = 0u128;
                 for piece in aad.chunks(cut) {
@@ -959,16 +1002,9 @@ mod tests {
                 let mut ctr = Counter::Be32.add(&y0, 1);
                 let mut ct = pt.clone();
                 for piece in ct.chunks_mut(cut) {
-                    k.gcm_lean_seal_kernel(
-                        &key.aes,
-                        &key.h,
-                        &mut ctr,
-                        &mut acc,
-                        Data::InPlace(piece),
-                    )
-                    .unwrap();
+                    k.gcm_update_seal(&key.aes, &key.h, &mut ctr, &mut acc, Data::InPlace(piece));
                 }
-                let tag = k.gcm_lean_finish_kernel(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
+                let tag = k.gcm_finish(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
                 assert_eq!((tag, &ct), (want, &one), "{k:?} pieces of {cut}");
                 // Decryption in the same pieces, out of place: the plaintext back and the
                 // same tag (GHASH over the ciphertext input).
@@ -982,16 +1018,9 @@ mod tests {
                 let mut ctr = Counter::Be32.add(&y0, 1);
                 let mut back = vec![0u8; pt.len()];
                 for (src, dst) in one.chunks(cut).zip(back.chunks_mut(cut)) {
-                    k.gcm_lean_open_kernel(
-                        &key.aes,
-                        &key.h,
-                        &mut ctr,
-                        &mut acc,
-                        Data::Copy(src, dst),
-                    )
-                    .unwrap();
+                    k.gcm_update_open(&key.aes, &key.h, &mut ctr, &mut acc, Data::Copy(src, dst));
                 }
-                let tag = k.gcm_lean_finish_kernel(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
+                let tag = k.gcm_finish(&key.aes, &key.h, &y0, acc, aad.len(), pt.len());
                 assert_eq!(
                     (tag, &back),
                     (want, &pt),
@@ -1027,8 +1056,9 @@ mod tests {
     }
 
     /// A key holding fewer than `POWERS` powers of H (a derived key's:
-    /// `gcm::powers_for`): the call declines it (`None`; the caller runs the old path) or
-    /// is right, and never declines a key with a batch's powers and one more. Lengths:
+    /// `gcm::powers_for`): the call declines it (`None`) or is right, and never declines a
+    /// key with a batch's powers and one more; `Kernels::gcm_message`, which runs a
+    /// declined message as two passes, is right for every key. Lengths:
     /// one-block messages with and without AAD, messages under a batch, and tails of
     /// 0, 1, B - 1 and B blocks after whole batches (B blocks, then the length block: the
     /// most powers a call reads).
@@ -1070,6 +1100,13 @@ mod tests {
                             Some(tag) => assert_eq!((tag, &ct), (want_tag, &want), "{what}"),
                             None => assert!(powers <= b, "declined: {what}"),
                         }
+                        let mut ct = bytes(len, 12);
+                        let tag = whole(k, &key, &y0, &aad, &mut ct, false);
+                        assert_eq!((tag, &ct), (want_tag, &want), "gcm_message: {what}");
+                        let mut pt = want.clone();
+                        let tag = whole(k, &key, &y0, &aad, &mut pt, true);
+                        let back = (tag, pt);
+                        assert_eq!(back, (want_tag, bytes(len, 12)), "gcm_message: {what}");
                         let mut pt = want.clone();
                         match lean(Data::InPlace(&mut pt), true) {
                             Some(tag) => {

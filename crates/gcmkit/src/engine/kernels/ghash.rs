@@ -50,16 +50,6 @@ impl<V: Simd> Sums<V> {
         self.hi = self.hi.xor(p.hi);
     }
 
-    /// XOR of the lanes (still unreduced).
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(super) fn fold(self) -> Sums<V::Block> {
-        Sums {
-            lo: self.lo.fold_lanes(),
-            mid: self.mid.fold_lanes(),
-            hi: self.hi.fold_lanes(),
-        }
-    }
-
     /// Montgomery reduction (module docs) of lo + mid·z + hi·z^2, lane by lane, then the
     /// XOR of the lanes (reduction is linear, so one horizontal fold serves all three
     /// parts). With fold(L) = L·z^-1 mod p:
@@ -226,176 +216,6 @@ pub(crate) fn fill_powers<V: Simd>(cpu: V::Cpu, h: u128, count: usize, desc: &mu
     wipe_vectors(&mut pw[..count]);
 }
 
-/// The first `16 * V::LANES` bytes of `src` as field elements (byte-reversed for GHASH).
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn load_elem<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V {
-    let x = V::load(cpu, src);
-    if flavor == Flavor::Ghash {
-        x.bswap()
-    } else {
-        x
-    }
-}
-
-/// One block as a field element: `src` (at most 16 bytes), zero-padded (a masked load
-/// on AVX-512, never reading past it), byte-reversed for GHASH.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn load_block<V: Simd>(cpu: V::Cpu, src: &[u8], flavor: Flavor) -> V::Block {
-    if src.len() == 16 {
-        load_elem::<V::Block>(V::block_cpu(cpu), src, flavor)
-    } else {
-        let x = V::load_partial(cpu, src).lane0();
-        if flavor == Flavor::Ghash {
-            x.bswap()
-        } else {
-            x
-        }
-    }
-}
-
-/// Absorbs `bytes` (zero-padded to whole blocks) into `sums`, block `b` (counted from
-/// `*next`) multiplied by `table`'s element `*next + b`; advances
-/// `*next`.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn absorb_padded<V: Simd>(
-    cpu: V::Cpu,
-    sums: &mut Sums<V::Block>,
-    bytes: &[u8],
-    table: Table<'_>,
-    next: &mut usize,
-    flavor: Flavor,
-) {
-    let bc = V::block_cpu(cpu);
-    for blk in bytes.chunks(16) {
-        sums.mul_add(
-            load_block::<V>(cpu, blk, flavor),
-            V::Block::from_u128(bc, table.h[*next]),
-            V::Block::from_u128(bc, table.kara[*next]),
-        );
-        *next += 1;
-    }
-}
-
-/// The last `k` powers of a key's descending table, H^k first (`desc[POWERS - k..]`),
-/// with their Karatsuba helpers: element b multiplies block b of a k-block batch.
-#[derive(Clone, Copy)]
-pub(super) struct Table<'a> {
-    pub(super) h: &'a [u128],
-    pub(super) kara: &'a [u128],
-}
-
-impl<'a> Table<'a> {
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(super) fn last(key: &'a HashKey, k: usize) -> Self {
-        Table {
-            h: &key.desc[POWERS - k..],
-            kara: &key.kara[POWERS - k..],
-        }
-    }
-}
-
-/// Hashes the `k` (1 <= k <= key.count) whole blocks of `src` into `acc` with one
-/// reduction (`flavor` is the key's, passed on so that a caller can make it a constant).
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn hash_batch<V: Simd>(
-    cpu: V::Cpu,
-    key: &HashKey,
-    flavor: Flavor,
-    acc: V::Block,
-    src: &[u8],
-    k: usize,
-) -> V::Block {
-    let bc = V::block_cpu(cpu);
-    let t = Table::last(key, k);
-    // `rest`: the input from the batch on (a shifted load below may read past the batch,
-    // never past the input).
-    let rest = src;
-    let (src, h, hk) = (&src[..16 * k], &t.h[..k], &t.kara[..k]);
-    // Whole vectors first (acc added into the first), then single blocks.
-    let mut i = 0;
-    let mut wide = Sums::<V>::zero(cpu);
-    let mut first = acc;
-    if k >= V::LANES {
-        let x = load_elem::<V>(cpu, src, flavor).xor(V::from_lane0(cpu, acc));
-        wide.mul_add(x, V::load_elems(cpu, h), V::load_elems(cpu, hk));
-        i = V::LANES;
-        first = V::Block::zero(bc);
-        // One block per vector (AES-NI, Arm): iterators, which leave no bounds checks in
-        // the loop. Wider vectors: an index loop over the slices cut to `k` blocks, which
-        // the compiler unrolls (the iterator form was not; docs/tuning.md: hash_batch).
-        if V::LANES == 1 {
-            let rest = src[16..].chunks_exact(16).zip(h[1..].iter().zip(&hk[1..]));
-            for (x, (hh, kk)) in rest {
-                wide.mul_add(
-                    load_elem::<V>(cpu, x, flavor),
-                    V::load_elems(cpu, core::slice::from_ref(hh)),
-                    V::load_elems(cpu, core::slice::from_ref(kk)),
-                );
-            }
-            i = k;
-        }
-        while i + V::LANES <= k {
-            let (x, hv, kv) = (
-                load_elem::<V>(cpu, &src[16 * i..], flavor),
-                V::load_elems(cpu, &h[i..]),
-                V::load_elems(cpu, &hk[i..]),
-            );
-            wide.add(product_at(cpu, x, rest, 16 * i, flavor, hv, kv));
-            i += V::LANES;
-        }
-    }
-    if i == k {
-        // Whole vectors only: reduce lane by lane, then one fold of the reduced lanes.
-        // Folding the three unreduced sums first costs three folds (on avx512 six
-        // 128/256-bit extracts, on the port CLMUL shares) against one (two extracts), and
-        // the wide reduction's two multiplies take that port no longer than the narrow
-        // one's.
-        return wide.reduce_lanes().fold_lanes();
-    }
-    let mut s = wide.fold();
-    while i < k {
-        let x = load_elem::<V::Block>(bc, &src[16 * i..], flavor).xor(first);
-        first = V::Block::zero(bc);
-        s.mul_add(
-            x,
-            V::Block::from_u128(bc, h[i]),
-            V::Block::from_u128(bc, hk[i]),
-        );
-        i += 1;
-    }
-    s.reduce()
-}
-
-/// x·h, Karatsuba (`Sums::product`), for `x` the field elements at byte `at` of `bytes`.
-/// For POLYVAL (elements are the bytes as they are) on vectors of two or four blocks,
-/// each lane's Karatsuba sum x.lo + x.hi is taken from x and a load of the bytes 8
-/// further on (whose low qword in each lane is that lane's x.hi; the high qword, the next
-/// block's, is never multiplied), where the input has those bytes: a load and an XOR
-/// instead of the qword swap, which on Intel runs on the port the carry-less multiplies
-/// use, so 3 operations there per vector instead of 4.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn product_at<V: Simd>(
-    cpu: V::Cpu,
-    x: V,
-    bytes: &[u8],
-    at: usize,
-    flavor: Flavor,
-    h: V,
-    hk: V,
-) -> Sums<V> {
-    let shifted =
-        flavor == Flavor::Polyval && V::LANES > 1 && bytes.len() >= at + 16 * V::LANES + 8;
-    if !shifted {
-        return Sums::product(x, h, hk);
-    }
-    let sum = x.xor(V::load(cpu, &bytes[at + 8..]));
-    Sums {
-        lo: x.clmul::<0x00>(h),
-        hi: x.clmul::<0x11>(h),
-        mid: sum.clmul::<0x00>(hk),
-    }
-}
-
 /// acc' = (acc + x)·H for one field element `x` (see [`load_block`]).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
@@ -409,47 +229,6 @@ pub(super) fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
     s.reduce()
 }
 
-/// Absorbs `data` into `acc`, the final partial block zero-padded; up to `MAXW` blocks
-/// per reduction.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(crate) fn hash_update<V: Simd, const MAXW: usize>(
-    cpu: V::Cpu,
-    key: &HashKey,
-    acc: &mut u128,
-    data: &[u8],
-) {
-    // The flavor matched once, outside the loops, so each loop has it as a constant.
-    match key.flavor {
-        Flavor::Ghash => hash_update_as::<V, MAXW>(cpu, key, Flavor::Ghash, acc, data),
-        Flavor::Polyval => hash_update_as::<V, MAXW>(cpu, key, Flavor::Polyval, acc, data),
-    }
-}
-
-/// [`hash_update`] for the key's flavor, given.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn hash_update_as<V: Simd, const MAXW: usize>(
-    cpu: V::Cpu,
-    key: &HashKey,
-    flavor: Flavor,
-    acc: &mut u128,
-    data: &[u8],
-) {
-    let w = MAXW.min(key.count);
-    let mut a = V::Block::from_u128(V::block_cpu(cpu), *acc);
-    let full = data.len() / 16;
-    let mut done = 0;
-    while done < full {
-        let k = (full - done).min(w);
-        a = hash_batch::<V>(cpu, key, flavor, a, &data[16 * done..], k);
-        done += k;
-    }
-    let tail = &data[16 * full..];
-    if !tail.is_empty() {
-        a = hash_block(key, a, load_block::<V>(cpu, tail, flavor));
-    }
-    *acc = a.to_u128();
-}
-
 /// AES-GCM's tag from the reduced GHASH value `s` (lane 0, in the form the kernels keep
 /// it) and E(K, Y0) (`mask`), as the vector whose little-endian bytes are the tag.
 /// `spec::gcm::tag_from_ghash` is (S xor be(E)).to_be_bytes(), whose little-endian
@@ -459,4 +238,22 @@ fn hash_update_as<V: Simd, const MAXW: usize>(
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn gcm_tag<B: Simd>(s: B, mask: B) -> B {
     s.bswap().xor(mask)
+}
+
+/// The powers of a batch of `NV` vectors (W = NV·LANES blocks, `key.count` >= W) in
+/// registers, with their Karatsuba helpers: vector j = desc[POWERS - W + LANES·j..],
+/// H^(W - LANES·j) first.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+pub(super) fn karatsuba_powers<V: Simd, const NV: usize>(
+    cpu: V::Cpu,
+    key: &HashKey,
+) -> ([V; NV], [V; NV]) {
+    let base = POWERS - NV * V::LANES;
+    let mut h = [V::zero(cpu); NV];
+    let mut hk = [V::zero(cpu); NV];
+    for j in 0..NV {
+        h[j] = V::load_elems(cpu, &key.desc[base + V::LANES * j..]);
+        hk[j] = V::load_elems(cpu, &key.kara[base + V::LANES * j..]);
+    }
+    (h, hk)
 }

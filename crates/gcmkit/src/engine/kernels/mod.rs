@@ -1,5 +1,5 @@
-//! The kernels: AES-CTR, GHASH/POLYVAL, stitched AES-GCM and fused small-message AES-GCM
-//! and AES-GCM-SIV, written once against the ISA-neutral [`Simd`] trait. No file in this
+//! The kernels: AES-GCM and AES-GCM-SIV in one body per vector width, counter mode and
+//! GHASH/POLYVAL, written once against the ISA-neutral `Simd` trait. No file in this
 //! folder names an instruction set: a backend (x86 `Xmm`/`Ymm`/`Zmm`, an Arm NEON type)
 //! implements `Simd`, and `hw::entry_points!` instantiates these generic functions inside
 //! `#[target_feature]` functions with that backend's feature table, where they inline.
@@ -19,12 +19,11 @@
 //! `Simd::load`/`store`). The one `unsafe` call per kernel, of its `#[target_feature]`
 //! entry point on the token, is made by `hw::entry_points!` in the backend.
 //!
-//! Files by job: `aes` (round keys, N independent AES chains, ECB), `ctr` (counter blocks
-//! and keystream), `ghash` (field products, reduction, powers of H, hashing), `gcm`
-//! (stitched pass, whole message, small messages), `gcm_one` (one block without AAD),
-//! `gcm_few` (up to four blocks, at most one of AAD), `gcm_mid` (five blocks up to a
-//! backend's bound, on wide vectors; all three under a 96-bit IV), `polyval`
-//! (POLYVAL of a long input as its own pass), `siv` (fused small AES-GCM-SIV).
+//! Files by job: `aes` (round keys, N independent AES chains, ECB), `ghash` (field
+//! products, reduction, powers of H), `gcm_lean` (the one body: AES-GCM whole messages and
+//! updates, counter mode, the hash update; its header gives the register plan and the
+//! calls' rules), `siv_lean` (AES-GCM-SIV on that body), `siv` (AES-GCM-SIV's DeriveKey
+//! and tag in registers), `round_one` (a long-term key's table of AES round one).
 //!
 //! # GHASH and POLYVAL with carry-less multiplication
 //! Field elements are in POLYVAL order (see `field`): a 128-bit lane holds the element
@@ -62,23 +61,11 @@
 #![forbid(unsafe_code)]
 
 pub(crate) mod aes;
-pub(crate) mod ctr;
-pub(crate) mod gather;
-pub(crate) mod gcm;
-pub(crate) mod gcm_few;
 pub(crate) mod gcm_lean;
-pub(crate) mod gcm_mid;
-pub(crate) mod gcm_one;
 pub(crate) mod ghash;
-pub(crate) mod polyval;
+pub(crate) mod round_one;
 pub(crate) mod siv;
 pub(crate) mod siv_lean;
-
-pub(crate) use siv::SIV2015_SMALL_DATA;
-pub(crate) use siv::SIV_SMALL_BLOCKS;
-
-use super::simd::Simd;
-use super::Data;
 
 /// The hardware engines this CPU runs, for the kernels' unit tests; never empty where it
 /// has AES and carry-less multiply instructions (detected here on their own), so that no
@@ -126,52 +113,3 @@ macro_rules! unrolled {
     };
 }
 pub(super) use unrolled;
-
-/// `match $n { k => $body, ... }` with `$c` the constant k in each arm's copy of `$body`,
-/// and `_ => $last`: one instance of a const-generic kernel per block or vector count. The
-/// count is a public length, never a secret.
-macro_rules! for_count {
-    ($n:expr, const $c:ident in [$($k:literal)+], _ => $last:literal, $body:expr) => {
-        match $n {
-            $($k => {
-                const $c: usize = $k;
-                $body
-            })+
-            _ => {
-                const $c: usize = $last;
-                $body
-            }
-        }
-    };
-}
-pub(super) use for_count;
-
-/// dst = src xor `ks` over the first `ks.len()` whole vectors of `io` (which holds at
-/// least that many bytes). One match per call, outside the loop: the batch loops call it
-/// once per batch on exactly a batch's bytes, so the loop unrolls and the bounds checks
-/// fold into the one slicing of the batch.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn xor_vectors<V: Simd>(io: Data<'_>, ks: &[V]) {
-    let vb = 16 * V::LANES;
-    match io {
-        Data::InPlace(d) => {
-            for (d, k) in d.chunks_exact_mut(vb).zip(ks) {
-                V::load(k.cpu(), d).xor(*k).store(d);
-            }
-        }
-        // By offset, not over zipped `chunks_exact` iterators: their `Zip::new` stayed an
-        // out-of-line call (two divisions, a `vzeroupper`, every live vector spilled
-        // around it) in each batch and tail out of place on the x86 engines; with the
-        // slices cut to `n` first, the offsets' bounds checks fold once `ks`'s length is
-        // a constant.
-        Data::Copy(s, d) => {
-            let n = vb * ks.len();
-            let (s, d) = (&s[..n], &mut d[..n]);
-            for (j, k) in ks.iter().enumerate() {
-                V::load(k.cpu(), &s[vb * j..])
-                    .xor(*k)
-                    .store(&mut d[vb * j..]);
-            }
-        }
-    }
-}

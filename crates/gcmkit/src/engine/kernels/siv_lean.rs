@@ -30,7 +30,7 @@
 use super::super::message_key::MessageKey;
 use super::super::simd::Simd;
 use super::aes::aes_n;
-use super::gcm_lean::{crypt, hash, product, Counters, RoundRegs};
+use super::gcm_lean::{crypt, ctr, hash, product, Counters, RoundRegs};
 use super::ghash::{fill_key_powers, mul, Sums, FILL_VECTORS};
 use super::siv::{derive, tag_of};
 use crate::aes::RoundKeys;
@@ -135,7 +135,7 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
         let a = hash::<V, N, true>(cpu, key, a, data.src(), Some(lengths));
         let tag = tag_of::<V>(&ek, a, nonce);
         let mut c = Counters::<V, true>::new(cpu, tag.or(top));
-        ctr::<V, N>(&k, &mut c, Io::new(data));
+        ctr::<V, N, true>(&k, &mut c, Io::new(data));
         tag
     };
     crate::secret::wipe::wipe_bytes(extra.as_flattened_mut());
@@ -231,52 +231,15 @@ fn length_block<B: Simd>(cpu: B::Cpu, aad_len: usize, data_len: usize) -> B {
     B::from_u128_computed(cpu, bits(aad_len) | (bits(data_len) << 64))
 }
 
-/// Counter mode alone (encryption's second pass, after the tag): batches of `N` vectors,
-/// then one vector at a time, the last partial vector read and written with
-/// `load_tail`/`store_tail`.
-#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn ctr<V: Simd, const N: usize>(k: &RoundRegs<'_, V>, c: &mut Counters<V, true>, mut io: Io<'_>) {
-    let cpu = k.cpu();
-    let len = io.len();
-    let vb = 16 * V::LANES;
-    let mut at = 0;
-    if N > 0 {
-        while len - at >= N * vb {
-            let mut s = c.take::<N>();
-            k.encrypt(&mut s, false);
-            let mut out = io.load_run::<V, N>(cpu, at);
-            for (o, x) in out.iter_mut().zip(&s) {
-                *o = o.xor(*x);
-            }
-            io.store_run(at, &out);
-            at += N * vb;
-        }
-    }
-    while len - at >= vb {
-        let [mut s] = c.take::<1>();
-        k.encrypt(core::array::from_mut(&mut s), false);
-        let out = io.load::<V>(cpu, at).xor(s);
-        io.store(at, out);
-        at += vb;
-    }
-    if at < len {
-        let [mut s] = c.take::<1>();
-        k.encrypt(core::array::from_mut(&mut s), false);
-        let out = io.load_tail::<V>(cpu, at).xor(s);
-        io.store_tail(at, out);
-    }
-}
-
-/// The one-body kernels against the old AES-GCM-SIV kernels of the same engine and the
-/// portable engine, on every hardware engine this CPU has: every key size, lengths across
-/// every block, vector and batch boundary, AAD lengths likewise, in place and not, both
-/// directions, the one-block entry points (and their typed error on other shapes); a
+/// The one-body kernels against the portable engine, on every hardware engine this CPU
+/// has: every key size, lengths across every block, vector and batch boundary, AAD
+/// lengths likewise, in place and not, both directions, the one-block entry points (and their typed error on other shapes); a
 /// wrong tag is never the plaintext's tag.
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::super::hardware;
     use crate::aes::RoundKeys;
-    use crate::engine::{Data, Engine, Kernels};
+    use crate::engine::{Data, Engine};
     use crate::mode::AeadMode;
     use crate::testing::{bytes, lengths_around};
     use crate::{AesGcmSiv, Error};
@@ -287,25 +250,8 @@ mod tests {
         lengths_around(&[0, 16, 32, 48, 64, 128, 144, 256, 272, 512, 1024])
     }
 
-    /// The old kernels' result in place (`siv_small` where it fits, else the bulk kernel).
-    fn old(
-        k: Kernels,
-        kgk: &RoundKeys,
-        nonce: &[u8; 12],
-        aad: &[u8],
-        buf: &mut [u8],
-        received: Option<&[u8; 16]>,
-    ) -> Result<[u8; 16], Error> {
-        let r = if k.siv_small_fits(aad.len(), buf.len()) {
-            k.siv_small(kgk, nonce, aad, buf, received)
-        } else {
-            k.siv_large_kernel(kgk, nonce, aad, Data::InPlace(buf), received)
-        };
-        r.unwrap()
-    }
-
     #[test]
-    fn lean_matches_old_kernels_and_portable() {
+    fn lean_matches_portable() {
         let mut seed = 1u64;
         for k in hardware() {
             for key_len in [16, 24, 32] {
@@ -322,9 +268,6 @@ mod tests {
                         let sealed = portable.encrypt(&nonce, &pt, &aad).unwrap();
                         let (want, want_tag) = sealed.split_at(len);
                         let want_tag: [u8; 16] = want_tag.try_into().unwrap();
-                        let mut buf = pt.clone();
-                        let tag = old(k, &kgk, &nonce, &aad, &mut buf, None).unwrap();
-                        assert_eq!((tag, &buf[..]), (want_tag, want), "old {what}");
                         // Encrypt in place and into a separate buffer.
                         let mut ct = pt.clone();
                         let tag =

@@ -14,11 +14,11 @@ use vectors::{Xmm, Ymm, Zmm};
 
 // The feature tables, one line per engine (each is a superset of the one above).
 #[rustfmt::skip]
-crate::engine::hw_engine!(aesni, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8, 8, 8);
+crate::engine::hw_engine!(aesni, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8);
 #[rustfmt::skip]
-crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 8, 16, 4, implies [aesni]);
+crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 4, implies [aesni]);
 #[rustfmt::skip]
-crate::engine::hw_engine!(avx512, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 8, 32, 4, implies [aesni, avx2]);
+crate::engine::hw_engine!(avx512, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 4, implies [aesni, avx2]);
 
 /// The CPU features gcmkit's x86 engines use, each with whether this CPU has it (for
 /// `gcmkit info`): the widest engine's table, a superset of the others.

@@ -27,19 +27,14 @@ pub(crate) struct Ymm(__m256i, avx2::Cpu);
 #[derive(Clone, Copy)]
 pub(crate) struct Zmm(__m512i, avx512::Cpu);
 
-/// `clmul` and `dword0` of one width from its intrinsics.
+/// `clmul` of one width from its intrinsic.
 macro_rules! x86_ops {
-    ($clmul:ident, $dword0:ident) => {
+    ($clmul:ident) => {
         #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
         fn clmul<const IMM: i32>(self, o: Self) -> Self {
             // SAFETY: `self` carries its engine's token, whose table has this width's
             // carry-less multiply (PCLMULQDQ, or VPCLMULQDQ with AVX2 / AVX-512F).
             Self(unsafe { $clmul::<IMM>(self.0, o.0) }, self.1)
-        }
-        #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-        fn dword0(self) -> u32 {
-            // SAFETY: `self` carries its engine's token (SSE2 / AVX / AVX-512F detected).
-            unsafe { $dword0(self.0) as u32 }
         }
     };
 }
@@ -56,11 +51,10 @@ macro_rules! lane0_op {
 }
 
 /// The methods every x86 width writes the same way, from one row of that width's
-/// intrinsics: `[xor aesenc aesenclast add32 shuffle32 shuffle8 clmul
-/// dword0]`, `widen` making the 128-bit byte-reversal mask this width's.
+/// intrinsics: `[xor aesenc aesenclast add32 shuffle32 shuffle8 clmul]`, `widen` making the 128-bit byte-reversal mask this width's.
 macro_rules! x86_width {
     ([$xor:ident $enc:ident $last:ident $add:ident
-      $sh32:ident $sh8:ident $clmul:ident $d0:ident] widen $widen:path) => {
+      $sh32:ident $sh8:ident $clmul:ident] widen $widen:path) => {
         // The round-one table measured faster on every x86 width (docs/tuning.md:
         // Simd::ROUND_ONE).
         const ROUND_ONE: bool = true;
@@ -73,7 +67,7 @@ macro_rules! x86_width {
             bswap(x) => $sh8(x, $widen(bswap_mask128()));
             add32(x, o) => $add(x, o);
         }
-        x86_ops!($clmul, $d0);
+        x86_ops!($clmul);
     };
     // A wide type: its lane count, and its broadcast, zero-extension and low-lane cast of
     // one 128-bit block (the broadcast also widens the byte-reversal mask).
@@ -111,20 +105,11 @@ unsafe fn bswap_mask128() -> __m128i {
 
 impl Simd for Xmm {
     type Cpu = aesni::Cpu;
-    /// Ten, as `Ymm`'s: nine and ten data blocks ran faster in `tiny` than in the general
-    /// loop, eleven and twelve did not (docs/tuning.md: Xmm::SIV_TINY_BLOCKS).
-    /// (`Zmm`'s messages of `tiny`'s shape run on this type, but only up to `Zmm`'s own
-    /// bound.)
-    const SIV_TINY_BLOCKS: usize = 10;
-    /// Eight: up to eight blocks ran faster in `gcm_mid` than in the stitched or the small
-    /// kernel; larger bounds were not measured here (docs/tuning.md: Xmm::GCM_MID_BLOCKS).
-    const GCM_MID_BLOCKS: usize = 8;
     x86_width!([_mm_xor_si128 _mm_aesenc_si128
-        _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128
-        _mm_cvtsi128_si32] widen core::convert::identity);
+        _mm_aesenclast_si128 _mm_add_epi32 _mm_shuffle_epi32 _mm_shuffle_epi8 _mm_clmulepi64_si128]
+        widen core::convert::identity);
     crate::engine::simd::single_lane_identities!();
     crate::engine::simd::from_token! {
-        splat_dword3(n: i32) => _mm_set_epi32(n, 0, 0, 0);
         splat_dword0(n: i32) => _mm_set_epi32(0, 0, 0, n);
     }
     crate::engine::simd::one_op! {
@@ -211,19 +196,9 @@ impl Simd for Xmm {
 
 impl Simd for Ymm {
     type Cpu = avx2::Cpu;
-    /// Karatsuba: on the AVX2 CPU measured, the carry-less multiplies bound the stitched
-    /// batch, so one fewer per vector pays for the swap and XOR (docs/tuning.md:
-    /// Ymm::STITCH_KARATSUBA).
-    const STITCH_KARATSUBA: bool = true;
-    /// Whole batches: short decryptions ran faster without `HALF` batches here, while aesni
-    /// ran slower with whole ones and keeps them (docs/tuning.md: Ymm::SIV_HALF_DECRYPT).
-    const SIV_HALF_DECRYPT: bool = false;
-    /// Ten: nine and ten data blocks leave the bulk kernel's fixed cost; at eleven and
-    /// twelve `tiny` spills and lost (docs/tuning.md: Ymm::SIV_TINY_BLOCKS).
-    const SIV_TINY_BLOCKS: usize = 10;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
-        _mm256_shuffle_epi8 _mm256_clmulepi64_epi128 _mm256_cvtsi256_si32] lanes 2
+        _mm256_shuffle_epi8 _mm256_clmulepi64_epi128] lanes 2
         [_mm256_broadcastsi128_si256 _mm256_zextsi128_si256 _mm256_castsi256_si128]
         fold Xmm(_mm_xor_si128 _mm256_castsi256_si128 _mm256_extracti128_si256));
     /// Pinned as `Xmm`'s and `Zmm`'s: left free, the compiler put the stitched batch's
@@ -233,9 +208,6 @@ impl Simd for Ymm {
         // SAFETY: `self` carries the avx2 token (AVX detected), which `pin256` needs.
         Ymm(unsafe { pin256(self.0) }, self.1)
     }
-    /// Sixteen, eight vectors (`kernels::gcm_mid::MID_MAX`): up to 256 B ran faster in
-    /// `gcm_mid` than in the stitched kernel (docs/tuning.md: Ymm::GCM_MID_BLOCKS).
-    const GCM_MID_BLOCKS: usize = 16;
     /// Part by part: the first 16 bytes by one load when there are 16, the rest (or all)
     /// in general-purpose registers (`Xmm`'s), never reading past `src`. The default's
     /// copy through a stack buffer was a `memset` and a `memcpy` call per partial vector:
@@ -270,7 +242,6 @@ impl Simd for Ymm {
         hi.store_partial(&mut dst[16..]);
     }
     crate::engine::simd::from_token! {
-        splat_dword3(n: i32) => _mm256_set_epi32(n, 0, 0, 0, n, 0, 0, 0);
         splat_dword0(n: i32) => _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n);
         lane_offsets() => _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0);
     }
@@ -286,15 +257,9 @@ impl Simd for Zmm {
     type Cpu = avx512::Cpu;
     x86_width!([_mm512_xor_si512
         _mm512_aesenc_epi128 _mm512_aesenclast_epi128 _mm512_add_epi32 _mm512_shuffle_epi32
-        _mm512_shuffle_epi8 _mm512_clmulepi64_epi128 _mm512_cvtsi512_si32] lanes 4
+        _mm512_shuffle_epi8 _mm512_clmulepi64_epi128] lanes 4
         [_mm512_broadcast_i32x4 _mm512_zextsi128_si512 _mm512_castsi512_si128]
         fold Ymm(_mm256_xor_si256 _mm512_castsi512_si256 _mm512_extracti64x4_epi64));
-    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    fn prefetch(p: *const u8) {
-        // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever
-        // the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) }
-    }
     /// Pinned as `Xmm`'s: left free, the compiler scheduled the stitched batch as the
     /// whole hash first and then the eight AES chains one after another (ten dependent
     /// rounds each), which leaves the out-of-order core to find the chains' parallelism
@@ -332,7 +297,6 @@ impl Simd for Zmm {
         unsafe { _mm512_mask_storeu_epi8(dst.as_mut_ptr().cast(), byte_mask(dst.len()), self.0) }
     }
     crate::engine::simd::from_token! {
-        splat_dword3(n: i32) => _mm512_set_epi32(n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0);
         splat_dword0(n: i32) => _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n);
         lane_offsets() => _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0);
     }
