@@ -480,6 +480,30 @@ impl Kernels {
         self.gcm_finish(keys, h, y0.block, acc, aad.len(), data.len())
     }
 
+    /// Counter mode over `data` in place from the counter block `ctr`, then the output
+    /// hashed into `acc` (the SIV family's decryption on the general path: GCM-SIV+,
+    /// GCM-SIV (2015), AES-GCM-SIV on the portable engine). The portable engine stitches
+    /// the two passes in one (`portable::ctr_and_hash`); a hardware engine runs its
+    /// counter mode, then its hash update.
+    #[allow(clippy::too_many_arguments)] // the keys, the counter, the value and the data
+    pub(crate) fn ctr_then_hash(
+        self,
+        keys: &RoundKeys,
+        h: &HashKey,
+        kind: Counter,
+        ctr: [u8; 16],
+        acc: &mut u128,
+        data: &mut [u8],
+    ) {
+        if self == Kernels::Portable {
+            let start = CtrStart { kind, block: ctr };
+            portable::ctr_and_hash(keys, h, start, acc, data, Hash::Output);
+            return;
+        }
+        self.ctr_xor(keys, kind, ctr, data);
+        self.hash_update(h, acc, data);
+    }
+
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in
     /// place), or `None` on the portable engine: the one-body kernels (`kernels::siv_lean`)
     /// on every hardware engine, at most one block of AAD and of data in their one-block

@@ -36,6 +36,10 @@ pub(crate) trait Simd: Copy {
     /// reversal). Set where measured faster: on x86, every width (docs/tuning.md:
     /// Simd::ROUND_ONE). Not measured on Arm: off there.
     const ROUND_ONE: bool = false;
+    /// Whether the one-body kernels' stitched batch multiplies Karatsuba style (three
+    /// carry-less multiplies per vector, a qword swap and XORs more, the powers' helpers
+    /// from the key) rather than schoolbook (four).
+    const STITCH_KARATSUBA: bool = false;
     /// This backend's single-block vector (lane 0 on its own).
     type Block: Simd<Block = Self::Block>;
 

@@ -100,9 +100,8 @@ impl Siv<'_> {
         Ok(tag)
     }
 
-    /// Decrypts `buf` in place (CTR, then the hash of the plaintext it produced: the
-    /// portable engine, GCM-SIV+ and GCM-SIV (2015) on every engine); if the tag does not
-    /// verify, `buf` is zeroed or holds the ciphertext again, as `on_failure` says.
+    /// Decrypts `buf` in place (CTR, then the hash of the plaintext it produced:
+    /// `Kernels::ctr_then_hash`); if the tag does not verify, `buf` is zeroed or holds the ciphertext again, as `on_failure` says.
     pub(crate) fn open(
         &self,
         nonce: &[u8; 12],
@@ -116,9 +115,9 @@ impl Siv<'_> {
         let mut acc = 0u128;
         self.engine.hash_update(self.hash, &mut acc, aad);
         // CTR first (the tag is the IV), then the plaintext it produced hashed.
+        let ctr = self.first_counter(tag);
         self.engine
-            .ctr_xor(self.ctr_key, Counter::Le32, self.first_counter(tag), buf);
-        self.engine.hash_update(self.hash, &mut acc, buf);
+            .ctr_then_hash(self.ctr_key, self.hash, Counter::Le32, ctr, &mut acc, buf);
         let expected = Tag::truncate(self.tag_from_hash(nonce, acc, aad.len(), buf.len()), 16);
         if expected.ct_eq_slice(tag) {
             return Ok(());

@@ -365,15 +365,17 @@ fn powers_of<V: Simd>(cpu: V::Cpu, rest: &[u128]) -> V {
     }
 }
 
-/// AES of the counter blocks `s` with the GHASH products of `g` by `pw` interleaved, one
-/// vector's products per middle round (pinned, so the compiler keeps the chains round by
-/// round). Returns the unreduced sums.
+/// AES of the counter blocks `s` with the GHASH products of `g` by the powers `pw`
+/// interleaved, one vector's products per middle round (pinned, so the compiler keeps the
+/// chains round by round). Returns the unreduced sums: schoolbook, or with
+/// `Simd::STITCH_KARATSUBA` Karatsuba products with the powers' helpers `pk` (their
+/// `mid` not yet corrected: `Sums::reduce`).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 fn stitched<V: Simd, const N: usize>(
     k: &RoundRegs<'_, V>,
     s: &mut [V; N],
     g: &[V; N],
-    pw: &[V; N],
+    (pw, pk): (&[V; N], &[V; N]),
     one_done: bool,
 ) -> Sums<V> {
     // After the round-one table, round 1 is the first extra round (AES-192/256) or the
@@ -392,7 +394,11 @@ fn stitched<V: Simd, const N: usize>(
             }
         }
         if r < N {
-            sums.add(product(g[r], pw[r]));
+            if V::STITCH_KARATSUBA {
+                sums.mul_add(g[r], pw[r], pk[r]);
+            } else {
+                sums.add(product(g[r], pw[r]));
+            }
         }
     });
     k.end(s);
@@ -613,7 +619,12 @@ pub(super) fn crypt<V: Simd, const N: usize, const HASH_INPUT: bool, const SIV: 
     let batch = N * vb;
     let mut at = 0;
     if N > 0 && len >= batch {
-        let pw = batch_powers::<V, N>(cpu, key);
+        // With Karatsuba products in the stitched rounds, the powers' helpers too.
+        let (pw, pk) = if V::STITCH_KARATSUBA {
+            karatsuba_powers::<V, N>(cpu, key)
+        } else {
+            (batch_powers::<V, N>(cpu, key), [V::zero(cpu); N])
+        };
         // Encryption: the previous batch's ciphertext, as field elements.
         let mut pending = [V::zero(cpu); N];
         if !HASH_INPUT {
@@ -653,7 +664,7 @@ pub(super) fn crypt<V: Simd, const N: usize, const HASH_INPUT: bool, const SIV: 
                 }
             }
             g[0] = g[0].xor(V::from_lane0(cpu, a));
-            let sums = stitched(k, &mut s, &g, &pw, one_done);
+            let sums = stitched(k, &mut s, &g, (&pw, &pk), one_done);
             let mut out = io.load_run::<V, N>(cpu, at);
             for ((o, x), p) in out.iter_mut().zip(&s).zip(pending.iter_mut()) {
                 *o = o.xor(*x);
@@ -662,7 +673,11 @@ pub(super) fn crypt<V: Simd, const N: usize, const HASH_INPUT: bool, const SIV: 
                 }
             }
             io.store_run(at, &out);
-            a = sums.reduce_true_mid();
+            a = if V::STITCH_KARATSUBA {
+                sums.reduce()
+            } else {
+                sums.reduce_true_mid()
+            };
             at += batch;
         }
         if !HASH_INPUT {

@@ -16,7 +16,7 @@ use vectors::{Xmm, Ymm, Zmm};
 #[rustfmt::skip]
 crate::engine::hw_engine!(aesni, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1"], Xmm, 8);
 #[rustfmt::skip]
-crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 4, implies [aesni]);
+crate::engine::hw_engine!(avx2, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq"], Ymm, 8, implies [aesni]);
 #[rustfmt::skip]
 crate::engine::hw_engine!(avx512, is_x86_feature_detected, ["aes", "pclmulqdq", "sse2", "ssse3", "sse4.1", "avx", "avx2", "vaes", "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"], Zmm, 4, implies [aesni, avx2]);
 

@@ -196,6 +196,10 @@ impl Simd for Xmm {
 
 impl Simd for Ymm {
     type Cpu = avx2::Cpu;
+    /// Karatsuba: on AMD Zen 3 a 256-bit carry-less multiply takes a pipe AES needs for
+    /// two cycles, so the multiplies bound the stitched batch (docs/tuning.md:
+    /// Ymm::STITCH_KARATSUBA).
+    const STITCH_KARATSUBA: bool = true;
     x86_width!([_mm256_xor_si256
         _mm256_aesenc_epi128 _mm256_aesenclast_epi128 _mm256_add_epi32 _mm256_shuffle_epi32
         _mm256_shuffle_epi8 _mm256_clmulepi64_epi128] lanes 2
