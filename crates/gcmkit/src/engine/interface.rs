@@ -56,12 +56,16 @@ macro_rules! kernel_list {
             [gcm_update_open] fn gcm_update_open(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, ctr: &mut [u8; 16], acc: &mut u128, io: crate::engine::Data<'_>) -> ()
                 = crate::engine::kernels::gcm_lean::update::<V, LEAN_N, true>,
                 portable { crate::engine::portable::gcm_update(rk, key, ctr, acc, io, crate::engine::Hash::Input) };
-            /// One-body AES-GCM: whole encryption from Y0 (little-endian integer), the tag.
-            [gcm_lean_seal_whole_kernel] fn gcm_lean_seal_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
+            /// One-body AES-GCM: whole encryption from Y0 (little-endian integer), the tag;
+            /// the AAD as the GHASH value `a0` of what the caller hashed, and at most
+            /// `gcm_lean::AAD_INLINE` bytes to hash here.
+            #[allow(clippy::too_many_arguments)] // the message, its AAD's three parts
+            [gcm_lean_seal_whole_kernel] fn gcm_lean_seal_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, a0: u128, aad: &[u8], aad_len: usize, io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, false>,
                 portable {};
             /// One-body AES-GCM: whole decryption from Y0, the tag of the ciphertext.
-            [gcm_lean_open_whole_kernel] fn gcm_lean_open_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, aad: &[u8], io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
+            #[allow(clippy::too_many_arguments)] // the message, its AAD's three parts
+            [gcm_lean_open_whole_kernel] fn gcm_lean_open_whole(rk: &crate::aes::RoundKeys, key: &crate::field::HashKey, y0: u128, a0: u128, aad: &[u8], aad_len: usize, io: crate::engine::Data<'_>, round_one: Option<&crate::engine::RoundOne>) -> [u8; 16]
                 = crate::engine::kernels::gcm_lean::whole::<V, LEAN_N, true>,
                 portable {};
             /// One-body AES-GCM: whole encryption of at most one block of AAD and of data.

@@ -406,10 +406,20 @@ impl Kernels {
                 self.gcm_lean_seal_one_kernel(keys, h, y0, aad, data)
             };
         }
-        if decrypt {
-            self.gcm_lean_open_whole_kernel(keys, h, y0, aad, data, round_one)
+        // A longer AAD through the hash update's batches first, so that each whole-message
+        // entry point holds a block-at-a-time AAD loop, not a batched hash of its own.
+        let (mut a0, inline) = (0u128, aad);
+        let inline = if aad.len() > kernels::gcm_lean::AAD_INLINE {
+            self.hash_update(h, &mut a0, aad);
+            &inline[..0]
         } else {
-            self.gcm_lean_seal_whole_kernel(keys, h, y0, aad, data, round_one)
+            inline
+        };
+        let n = aad.len();
+        if decrypt {
+            self.gcm_lean_open_whole_kernel(keys, h, y0, a0, inline, n, data, round_one)
+        } else {
+            self.gcm_lean_seal_whole_kernel(keys, h, y0, a0, inline, n, data, round_one)
         }
     }
 

@@ -20,7 +20,9 @@ pub(crate) fn ctr_xor(keys: &RoundKeys, kind: Counter, ctr: [u8; 16], data: &mut
 }
 
 /// [`ctr_xor`] with the fixsliced round keys already made (callers that run many chunks
-/// make them once).
+/// make them once). Out of line: one copy of the batch AES for every caller, not one
+/// inlined into each (a whole message's, the stitched pass's tail; docs/perf/code-size.md).
+#[inline(never)]
 fn ctr_xor_with(
     s: &soft::Schedule<soft::BatchWord>,
     kind: Counter,
@@ -204,7 +206,9 @@ impl TwoPass for Pass<'_> {
 }
 
 /// [`ctr_and_hash`] with the round keys and powers already made: whole batches stitched,
-/// the rest by `engine::sequence::two_pass`.
+/// the rest by `engine::sequence::two_pass`. Out of line, as [`ctr_xor_with`]: one copy
+/// of the stitched batch.
+#[inline(never)]
 fn ctr_and_hash_with(
     schedule: &soft::Schedule<soft::BatchWord>,
     powers: &field_soft::Powers,

@@ -494,28 +494,36 @@ pub(super) fn ctr<V: Simd, const N: usize, const SIV: bool>(
     }
 }
 
-/// Largest AAD and largest data, in bytes, of a message [`whole`] runs on the engine's
-/// single-block vectors.
+/// Largest data, in bytes, of a message [`whole`] runs on the engine's single-block
+/// vectors.
 pub(super) const SHORT: usize = 32;
 
 /// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
 /// from the block after Y0 with the length block hashed in the same final reduction,
-/// E(K, Y0) beside them. Returns the full tag. With `round_one` (the key's table; only
-/// for a public Y0, a 96-bit IV's), the batches start one AES round in. A message of at
-/// most [`SHORT`] bytes of AAD and of data runs on the single-block vectors, one block
-/// at a time (no batch loop, no lanes to fold: each step's latency is a single block's).
+/// E(K, Y0) beside them. Returns the full tag. The AAD comes as the GHASH value `a0` of
+/// what the caller hashed (`hash_update`: an AAD over [`AAD_INLINE`] bytes) and the
+/// bytes `aad` still to hash, at most [`AAD_INLINE`], here one block at a time; `aad_len`
+/// is its whole length. (The batched hash inlined here was 2.3-3.9 KB of each entry
+/// point: docs/tuning.md.) With `round_one` (the key's table; only for a public Y0, a
+/// 96-bit IV's), the batches start one AES round in. A message of at most [`SHORT`]
+/// bytes of data runs on the single-block vectors, one block at a time (no batch loop,
+/// no lanes to fold: each step's latency is a single block's).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+#[allow(clippy::too_many_arguments)] // the AAD's three parts
 pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     cpu: V::Cpu,
     rk: &RoundKeys,
     key: &HashKey,
     y0: u128,
+    a0: u128,
     aad: &[u8],
+    aad_len: usize,
     data: Data<'_>,
     round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
-    if V::LANES > 1 && aad.len() <= SHORT && data.len() <= SHORT {
-        return whole::<V::Block, 0, DECRYPT>(V::block_cpu(cpu), rk, key, y0, aad, data, None);
+    if V::LANES > 1 && data.len() <= SHORT {
+        let bc = V::block_cpu(cpu);
+        return whole::<V::Block, 0, DECRYPT>(bc, rk, key, y0, a0, aad, aad_len, data, None);
     }
     let k = RoundRegs::<V>::new(cpu, rk);
     let bc = V::block_cpu(cpu);
@@ -525,15 +533,24 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     k.lane0().encrypt(&mut m, false);
     let mut c = Counters::<V, false>::new(cpu, y0);
     c.skip_one();
-    let mut a = V::Block::zero(bc);
-    if !aad.is_empty() {
-        a = hash::<V, N, false>(cpu, key, a, aad, None);
+    let mut a = V::Block::from_u128(bc, a0);
+    for x in aad.chunks(16) {
+        let x = if x.len() == 16 {
+            V::Block::load(bc, x)
+        } else {
+            V::Block::load_partial(bc, x)
+        };
+        a = hash_block(key, a, x.bswap());
     }
     let io = Io::new(data);
-    let lengths = length_block(bc, aad.len(), io.len());
+    let lengths = length_block(bc, aad_len, io.len());
     let a = crypt::<V, N, DECRYPT, false>(&k, key, &mut c, a, io, Some(lengths), round_one);
     gcm_tag(a, m[0]).to_bytes()
 }
+
+/// Largest AAD [`whole`] hashes itself, one block at a time; a longer one the caller
+/// hashes first (`Kernels::gcm_lean`, through the hash update's batches).
+pub(crate) const AAD_INLINE: usize = 64;
 
 /// [`whole`] for at most one block of AAD and one of data, straight through: Y0 and Y1
 /// encrypted together, the (at most three) hashed blocks, the length block last,

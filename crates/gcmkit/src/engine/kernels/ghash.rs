@@ -216,7 +216,8 @@ pub(crate) fn fill_powers<V: Simd>(cpu: V::Cpu, h: u128, count: usize, desc: &mu
     wipe_vectors(&mut pw[..count]);
 }
 
-/// acc' = (acc + x)·H for one field element `x` (see [`load_block`]).
+/// acc' = (acc + x)·H for one field element `x` (a GHASH block byte-reversed, a POLYVAL
+/// block as loaded).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(super) fn hash_block<B: Simd<Block = B>>(key: &HashKey, acc: B, x: B) -> B {
     let cpu = acc.cpu();
