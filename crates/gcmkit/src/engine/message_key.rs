@@ -14,7 +14,9 @@
 //! vectors it has stored, and hands out `&HashKey` only from [`Writer::finish`], after
 //! zeroing the vectors below the last power and writing `count` and the flavor, so
 //! every field is initialized before a reference to it exists. The wipe on drop covers
-//! the whole storage, filled or not (it only writes).
+//! the vectors `push` wrote (the powers and their helpers: the only secrets; the rest of
+//! the storage is zeros, `count` and the flavor, or unwritten), so a short message that
+//! pushed two vectors wipes two, not the whole kilobyte.
 
 use super::simd::Simd;
 use crate::field::{Flavor, HashKey, POWERS};
@@ -22,11 +24,13 @@ use core::mem::{align_of, size_of, MaybeUninit};
 use core::sync::atomic::{compiler_fence, Ordering};
 
 /// Storage for one per-message `HashKey` of engine vector type `V`, wiped on drop.
-/// Aligned to 64 bytes so that each of `V`'s volatile stores in the wipe is aligned.
+/// Aligned to 64 bytes, so that the writer's vector stores fall on their own alignment.
 #[repr(C, align(64))]
 pub(crate) struct MessageKey<V: Simd> {
     key: MaybeUninit<HashKey>,
     cpu: V::Cpu,
+    /// Vectors of powers written by `Writer::push` (each in `desc` and in `kara`).
+    pushed: usize,
 }
 
 impl<V: Simd> MessageKey<V> {
@@ -45,41 +49,50 @@ impl<V: Simd> MessageKey<V> {
         MessageKey {
             key: MaybeUninit::uninit(),
             cpu,
+            pushed: 0,
         }
     }
 
     /// The writer of this storage's table (see the module docs).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn writer(&mut self) -> Writer<'_, V> {
-        Writer {
-            key: self,
-            pushed: 0,
-        }
+        self.pushed = 0;
+        Writer { key: self }
     }
 }
 
 impl<V: Simd> Drop for MessageKey<V> {
-    /// Zeroes the whole storage with volatile `V` stores (16 for a 512-bit engine,
-    /// instead of 128 8-byte ones), the last bytes with 16-byte ones, then a fence so that
-    /// neither is dropped or moved past later code.
+    /// Zeroes the pushed vectors of both tables with volatile stores, a `V` each where
+    /// its place is aligned to `V` (with the storage 64-byte aligned and the tables at
+    /// multiples of 64 bytes in the key, every place is), else 16 bytes at a time; then a
+    /// fence so that none is dropped or moved past later code.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn drop(&mut self) {
-        let base = self.key.as_mut_ptr().cast::<u8>();
-        let n = size_of::<HashKey>();
-        let wide = n / size_of::<V>() * size_of::<V>();
         let zero = V::zero(self.cpu);
-        for off in (0..wide).step_by(size_of::<V>()) {
-            // SAFETY: `off + size_of::<V>() <= n`, inside the storage; `base` is 64-byte
-            // aligned (`repr(C, align(64))`, `key` first) and `off` a multiple of
-            // `size_of::<V>()`, itself a multiple of `align_of::<V>()` (checked in `new`).
-            unsafe { core::ptr::write_volatile(base.add(off).cast::<V>(), zero) };
-        }
         let block = V::Block::zero(V::block_cpu(self.cpu));
-        for off in (wide..n).step_by(16) {
-            // SAFETY: `n` is a multiple of 16 (checked in `new`), so `off + 16 <= n`;
-            // `off` is a multiple of 16 from a 64-aligned base, and a block is 16 bytes
-            // aligned to at most 16.
-            unsafe { core::ptr::write_volatile(base.add(off).cast::<V::Block>(), block) };
+        let p = self.key.as_mut_ptr();
+        // SAFETY: `p` points to the storage of a `HashKey`; `&raw mut` of its fields makes
+        // pointers into it without reading or referencing them.
+        let tables: [*mut u128; 2] =
+            unsafe { [(&raw mut (*p).desc).cast(), (&raw mut (*p).kara).cast()] };
+        for j in 0..self.pushed.min(POWERS / V::LANES) {
+            for t in tables {
+                // SAFETY: `j < POWERS / LANES`, so `at + LANES <= POWERS`: LANES `u128`
+                // elements inside the table.
+                let v = unsafe { t.add(POWERS - V::LANES * (j + 1)) };
+                if v.cast::<V>().is_aligned() {
+                    // SAFETY: 16·LANES = size_of::<V>() bytes inside the table (above),
+                    // aligned to `V` (just checked).
+                    unsafe { core::ptr::write_volatile(v.cast::<V>(), zero) };
+                } else {
+                    for i in 0..V::LANES {
+                        // SAFETY: element `i < LANES` of the vector's place, inside the
+                        // table; 16-byte aligned (an element of a `[u128; POWERS]`), and a
+                        // block is 16 bytes aligned to at most 16 (checked in `new`).
+                        unsafe { core::ptr::write_volatile(v.add(i).cast::<V::Block>(), block) };
+                    }
+                }
+            }
         }
         compiler_fence(Ordering::SeqCst);
     }
@@ -90,8 +103,6 @@ impl<V: Simd> Drop for MessageKey<V> {
 /// Karatsuba helper at the same place in `kara`.
 pub(crate) struct Writer<'a, V: Simd> {
     key: &'a mut MessageKey<V>,
-    /// Vectors stored so far (0..pushed are written).
-    pushed: usize,
 }
 
 impl<'a, V: Simd> Writer<'a, V> {
@@ -131,20 +142,20 @@ impl<'a, V: Simd> Writer<'a, V> {
     /// helper (hi64 xor lo64 in both halves of each lane).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn push(&mut self, h: V) {
-        self.store(self.pushed, h, h.xor(h.swap64()));
-        self.pushed += 1;
+        self.store(self.key.pushed, h, h.xor(h.swap64()));
+        self.key.pushed += 1;
     }
 
     /// The key: the vectors below the pushed ones zeroed (in both tables), `count` the
     /// pushed powers, the given flavor. At least one vector must have been pushed.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn finish(mut self, flavor: Flavor) -> &'a HashKey {
-        assert!(self.pushed > 0);
+        assert!(self.key.pushed > 0);
         let zero = V::zero(self.key.cpu);
-        for j in self.pushed..Self::VECTORS {
+        for j in self.key.pushed..Self::VECTORS {
             self.store(j, zero, zero);
         }
-        let count = self.pushed * V::LANES;
+        let count = self.key.pushed * V::LANES;
         let p = self.key.key.as_mut_ptr();
         // SAFETY: `p` points to the storage of a `HashKey`; the writes go to its fields
         // through `&raw mut`, without reading them.
