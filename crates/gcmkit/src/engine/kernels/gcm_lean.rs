@@ -36,7 +36,10 @@
 //! X_0..X_(B-1) with the running value Y added into X_0 gives
 //!     Y' = sum_b X_b·H^(B-b)   (dot products, one Montgomery reduction),
 //! each vector's four 64x64 carry-less products (schoolbook: lo, hi and the two cross
-//! terms) summed lane by lane, then reduced lane by lane and the lanes folded.
+//! terms) summed lane by lane, then reduced lane by lane and the lanes folded. On avx2
+//! (`Simd::STITCH_KARATSUBA`) the stitched batch multiplies Karatsuba style instead: three
+//! products, the middle one (x.lo + x.hi)(h.lo + h.hi) with the key's helper, lo and hi
+//! subtracted once per batch. The hash alone (`hash`) is Karatsuba on every engine.
 //!
 //! # Registers (avx512, 32 zmm)
 //! 11 round keys, 4 powers of H (H^16..H^1, four per vector), 4 AES states, 4 vectors
