@@ -91,13 +91,13 @@ macro_rules! kernel_list {
             [siv_lean_open_kernel] fn siv_lean_open(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv_lean::open::<V, LEAN_N>,
                 portable {};
-            /// One-body AES-GCM-SIV: whole encryption of at most one block of AAD and of
-            /// data, straight through.
+            /// One-body AES-GCM-SIV: whole encryption of at most one block of AAD and four
+            /// of data, straight through.
             [siv_lean_seal_one_kernel] fn siv_lean_seal_one(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv_lean::seal_one::<V>,
                 portable {};
-            /// One-body AES-GCM-SIV: whole decryption of at most one block of AAD and of
-            /// data, straight through.
+            /// One-body AES-GCM-SIV: whole decryption of at most one block of AAD and four
+            /// of data, straight through.
             [siv_lean_open_one_kernel] fn siv_lean_open_one(kgk: &crate::aes::RoundKeys, nonce: &[u8; 12], aad: &[u8], io: crate::engine::Data<'_>, received: &[u8; 16]) -> Result<[u8; 16], crate::Error>
                 = crate::engine::kernels::siv_lean::open_one::<V>,
                 portable {};

@@ -516,8 +516,8 @@ impl Kernels {
 
     /// Whole AES-GCM-SIV in one kernel call from `io`'s source into its destination (or in
     /// place), or `None` on the portable engine: the one-body kernels (`kernels::siv_lean`)
-    /// on every hardware engine, at most one block of AAD and of data in their one-block
-    /// entry, straight through (the lengths are public). Returns the tag (encryption) or
+    /// on every hardware engine, at most one block of AAD and four of data in their
+    /// one-block entry, straight through (the lengths are public). Returns the tag (encryption) or
     /// the plaintext's tag (decryption, with `received`; the caller compares).
     // Inlined, with the kernel dispatchers (`interface`), into the mode's seal and open:
     // out of line they were calls between the mode and the engine's entry point
@@ -531,7 +531,7 @@ impl Kernels {
         io: Data<'_>,
         received: Option<&[u8; 16]>,
     ) -> Option<Result<[u8; 16], crate::Error>> {
-        let one = aad.len() <= 16 && io.len() <= 16;
+        let one = aad.len() <= 16 && io.len() <= 16 * kernels::siv_lean::FEW_BLOCKS;
         match (received, one) {
             (None, true) => self.siv_lean_seal_one_kernel(kgk, nonce, aad, io),
             (None, false) => self.siv_lean_seal_kernel(kgk, nonce, aad, io),

@@ -29,7 +29,7 @@
 
 use super::super::message_key::MessageKey;
 use super::super::simd::Simd;
-use super::aes::aes_n;
+use super::aes::{aes_n, Keys};
 use super::gcm_lean::{crypt, ctr, hash, product, Counters, RoundRegs};
 use super::ghash::{fill_key_powers, mul, Sums, FILL_VECTORS};
 use super::siv::{derive, tag_of};
@@ -51,7 +51,7 @@ pub(crate) fn seal<V: Simd, const N: usize>(
     whole::<V, N, false>(cpu, kgk, nonce, aad, data, &[0; 16])
 }
 
-/// [`one_block`] encryption (at most one block of AAD and of data).
+/// [`one_block`] encryption (at most one block of AAD and four of data).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn seal_one<V: Simd>(
     cpu: V::Cpu,
@@ -63,7 +63,7 @@ pub(crate) fn seal_one<V: Simd>(
     one_block::<V, false>(cpu, kgk, nonce, aad, data, &[0; 16])
 }
 
-/// [`one_block`] decryption (at most one block of AAD and of data).
+/// [`one_block`] decryption (at most one block of AAD and four of data).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn open_one<V: Simd>(
     cpu: V::Cpu,
@@ -142,13 +142,18 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     Ok(tag.to_bytes())
 }
 
-/// [`whole`] for at most one block of AAD and one of data, straight through on the
-/// engine's single-block vectors (a short message's fixed cost: no table of powers, no
-/// loop): H^2 and H^3 by two multiplies beside the key schedule, the (at most three)
-/// hashed blocks, the length block last, multiplied by H^n..H^1 and reduced once; the
-/// tag; one counter block. Encryption hashes its input, so its one AES block waits only
-/// for the tag; decryption's keystream block runs from the received tag beside the
-/// hash of the AAD. The derived encryption key stays in registers (`aes_n`).
+/// Largest data, in blocks, of a message [`one_block`] takes (with at most one block of
+/// AAD).
+pub(crate) const FEW_BLOCKS: usize = 4;
+
+/// [`whole`] for at most one block of AAD and [`FEW_BLOCKS`] of data, straight through on
+/// the engine's single-block vectors (a short message's fixed cost: no table of powers,
+/// no batch loop): H^2..H^6 by five multiplies (three deep) beside the key schedule, the
+/// (at most six) hashed blocks, the length block last, multiplied by H^n..H^1 and reduced
+/// once; the tag; the counter blocks as one group of independent AES chains. Encryption
+/// hashes its input, so its AES waits only for the tag; decryption's keystream runs from
+/// the received tag beside the hash of the AAD. The derived encryption key stays in
+/// registers (`aes_n`).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
     cpu: V::Cpu,
@@ -161,17 +166,29 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
     let cpu = V::block_cpu(cpu);
     let mut io = Io::new(data);
     let len = io.len();
-    if aad.len() > 16 || len > 16 {
+    if aad.len() > 16 || len > 16 * FEW_BLOCKS {
         return Err(crate::Error::InvalidParameter(
-            "AES-GCM-SIV message longer than one block of AAD and of data",
+            "AES-GCM-SIV message longer than one block of AAD and four of data",
         ));
     }
     let (h, ek) = derive::<V::Block>(cpu, kgk, nonce, false)?;
+    let blocks = len.div_ceil(16);
+    // Blocks hashed: the AAD's (when not empty) and the data's, then the length block.
+    let n = usize::from(!aad.is_empty()) + blocks + 1;
+    // pw[6 - k] = H^k, only as far as the message reads (the count is public).
     let h2 = mul(h, h);
-    let pw = [mul(h2, h), h2, h];
-    // Blocks hashed: the AAD's and the data's (when not empty), then the length block.
-    let n = usize::from(!aad.is_empty()) + usize::from(len > 0) + 1;
-    let mut at = 3 - n;
+    let mut pw = [h; 6];
+    pw[4] = h2;
+    if n >= 3 {
+        pw[3] = mul(h2, h);
+    }
+    if n >= 4 {
+        let h4 = mul(h2, h2);
+        pw[2] = h4;
+        pw[1] = mul(h4, h);
+        pw[0] = mul(h4, h2);
+    }
+    let mut at = 6 - n;
     let mut sums = Sums::<V::Block>::zero(cpu);
     if !aad.is_empty() {
         let x = if aad.len() == 16 {
@@ -183,43 +200,71 @@ pub(crate) fn one_block<V: Simd, const DECRYPT: bool>(
         at += 1;
     }
     let top = V::Block::from_u128(cpu, siv::first_counter_u128(0));
-    // The data block (zero past its end); decryption's plaintext. (`load_tail` and
-    // `store_tail` take less than a block.)
-    let mut x = V::Block::zero(cpu);
-    if len > 0 {
-        x = if len == 16 {
-            io.load::<V::Block>(cpu, 0)
+    // Decryption's keystream from the received tag, beside the AAD's product.
+    let ks = if DECRYPT && len > 0 {
+        keystream::<V::Block>(&ek, V::Block::load(cpu, received).or(top), blocks)
+    } else {
+        [V::Block::zero(cpu); FEW_BLOCKS]
+    };
+    // The data blocks (zero past the end); decryption's plaintext, written as it is made.
+    let mut x = [V::Block::zero(cpu); FEW_BLOCKS];
+    for (b, xb) in x.iter_mut().enumerate().take(blocks) {
+        let off = 16 * b;
+        let whole = len - off >= 16;
+        *xb = if whole {
+            io.load::<V::Block>(cpu, off)
         } else {
-            io.load_tail::<V::Block>(cpu, 0)
+            io.load_tail::<V::Block>(cpu, off)
         };
         if DECRYPT {
-            let mut s = [V::Block::load(cpu, received).or(top)];
-            aes_n(&ek, &mut s);
-            x = x.xor(s[0]);
-            store_block(&mut io, x, len);
-            // Past the end the plaintext holds keystream: hash zeros there.
-            x = x.keep_bytes(len);
+            *xb = xb.xor(ks[b]);
+            store_block(&mut io, off, *xb, len - off);
+            if !whole {
+                // Past the end the plaintext holds keystream: hash zeros there.
+                *xb = xb.keep_bytes(len - off);
+            }
         }
-        sums.add(product(x, pw[at]));
+        sums.add(product(*xb, pw[at]));
+        at += 1;
     }
     let l = length_block::<V::Block>(cpu, aad.len(), len);
     sums.add(product(l, h));
     let tag = tag_of::<V::Block>(&ek, sums.reduce_true_mid(), nonce);
     if !DECRYPT && len > 0 {
-        let mut s = [tag.or(top)];
-        aes_n(&ek, &mut s);
-        store_block(&mut io, x.xor(s[0]), len);
+        let ks = keystream::<V::Block>(&ek, tag.or(top), blocks);
+        for (b, xb) in x.iter().enumerate().take(blocks) {
+            let off = 16 * b;
+            store_block(&mut io, off, xb.xor(ks[b]), len - off);
+        }
     }
     Ok(tag.to_bytes())
 }
 
-/// Stores the first `len` (1 to 16) bytes of `x` at the start of `io`.
+/// [`FEW_BLOCKS`] keystream blocks from the counter block `first` (a tag with bit 127
+/// set): the counter in the first word plus 0, 1, 2, 3, as independent AES chains; for a
+/// message of one block, the first alone (the count is public).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-fn store_block<B: Simd>(io: &mut Io<'_>, x: B, len: usize) {
-    if len == 16 {
-        io.store(0, x);
+fn keystream<B: Simd<Block = B>>(ek: &Keys<B>, first: B, blocks: usize) -> [B; FEW_BLOCKS] {
+    let mut s = [first; FEW_BLOCKS];
+    if blocks <= 1 {
+        aes_n(ek, core::array::from_mut(&mut s[0]));
+        return s;
+    }
+    for (i, x) in s.iter_mut().enumerate().skip(1) {
+        *x = first.add32(B::splat_dword0(first.cpu(), i as i32));
+    }
+    aes_n(ek, &mut s);
+    s
+}
+
+/// Stores `x` at `off` in `io`: a whole block when `rest` (the bytes from `off` to the
+/// end) is 16 or more, else its first `rest` bytes.
+#[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+fn store_block<B: Simd>(io: &mut Io<'_>, off: usize, x: B, rest: usize) {
+    if rest >= 16 {
+        io.store(off, x);
     } else {
-        io.store_tail(0, x);
+        io.store_tail(off, x);
     }
 }
 
@@ -314,7 +359,7 @@ mod tests {
                                 &want_tag,
                             )
                             .unwrap();
-                        if aad_len <= 16 && len <= 16 {
+                        if aad_len <= 16 && len <= 16 * super::FEW_BLOCKS {
                             assert_eq!((tag.unwrap(), &ct[..]), (want_tag, want), "one {what}");
                             assert_eq!((back_tag.unwrap(), &back), (want_tag, &pt), "one {what}");
                         } else {
