@@ -497,10 +497,6 @@ pub(super) fn ctr<V: Simd, const N: usize, const SIV: bool>(
     }
 }
 
-/// Largest data, in bytes, of a message [`whole`] runs on the engine's single-block
-/// vectors.
-pub(super) const SHORT: usize = 32;
-
 /// Whole AES-GCM from Y0 (its 16 bytes as a little-endian integer): the AAD, the data
 /// from the block after Y0 with the length block hashed in the same final reduction,
 /// E(K, Y0) beside them. Returns the full tag. The AAD comes as the GHASH value `a0` of
@@ -508,9 +504,9 @@ pub(super) const SHORT: usize = 32;
 /// bytes `aad` still to hash, at most [`AAD_INLINE`], here one block at a time; `aad_len`
 /// is its whole length. (The batched hash inlined here was 2.3-3.9 KB of each entry
 /// point: docs/tuning.md.) With `round_one` (the key's table; only for a public Y0, a
-/// 96-bit IV's), the batches start one AES round in. A message of at most [`SHORT`]
-/// bytes of data runs on the single-block vectors, one block at a time (no batch loop,
-/// no lanes to fold: each step's latency is a single block's).
+/// 96-bit IV's), the batches start one AES round in. Every length runs the engine's own
+/// vectors (a short message's copy of the body on single-block vectors measured slower
+/// than the wide one once `one_block` took the one-block messages: docs/tuning.md).
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
 #[allow(clippy::too_many_arguments)] // the AAD's three parts
 pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
@@ -524,10 +520,6 @@ pub(crate) fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     data: Data<'_>,
     round_one: Option<&RoundOne>,
 ) -> [u8; 16] {
-    if V::LANES > 1 && data.len() <= SHORT {
-        let bc = V::block_cpu(cpu);
-        return whole::<V::Block, 0, DECRYPT>(bc, rk, key, y0, a0, aad, aad_len, data, None);
-    }
     let k = RoundRegs::<V>::new(cpu, rk);
     let bc = V::block_cpu(cpu);
     let y0 = V::Block::from_u128_computed(bc, y0);
