@@ -1,7 +1,7 @@
 //! AES-GCM-SIV (RFC 8452) on the one-body kernels of [`super::gcm_lean`] (#75 milestone
 //! 3): per engine one whole-message entry point per direction ([`seal`], [`open`]), every
 //! key size and message length in the same code, in place or not, and one per direction
-//! for at most one block of AAD and of data ([`seal_one`], [`open_one`]: [`one_block`],
+//! for at most one block of AAD and four of data ([`seal_one`], [`open_one`]: [`one_block`],
 //! straight through). The steps are those of RFC 8452 sec. 4 and 5 on the same body as
 //! AES-GCM:
 //!
