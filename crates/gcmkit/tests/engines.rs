@@ -344,13 +344,15 @@ fn batches_that_end_the_data_fuse_the_length_block_and_tag() {
     }
 }
 
-/// The stitched batches make a public counter's blocks from the batch's first block and a
-/// table indexed by the counter's last byte (`ctr::take_batch`): a batch starts at every
-/// residue of that byte mod 32 here. `encrypt_parts_into` with a first part of k whole
-/// blocks starts the stitched pass of the second part at counter 2 + k (96-bit IV), and a
-/// second part of 5000-5100 bytes crosses a carry out of the last byte (every 256
-/// blocks); every engine against the portable engine's `encrypt`, both key sizes, with
-/// and without AAD, and each ciphertext decrypted back (in place and into a buffer).
+/// Counters across parts and carries: `encrypt_parts_into` with a first part of k whole
+/// blocks starts the encryption update of the second part at counter 2 + k (96-bit IV),
+/// every residue of the last byte mod 32 here, and a second part of 5000-5100 bytes
+/// crosses a carry out of the last byte (every 256 blocks), which the whole-message
+/// decryption's batches, started from the key's round-one table
+/// (`gcm_lean::RoundOneRun`), cross too; every engine against the portable engine's
+/// `encrypt`, both key sizes, with and without AAD, and each ciphertext decrypted back.
+/// (The round-one table at every starting residue: `gcm_lean`'s unit test, random
+/// counters.)
 #[test]
 fn stitched_counters_start_at_every_residue() {
     for k in 0..40usize {

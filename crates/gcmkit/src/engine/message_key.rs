@@ -53,10 +53,11 @@ impl<V: Simd> MessageKey<V> {
         }
     }
 
-    /// The writer of this storage's table (see the module docs).
+    /// The writer of this storage's table (see the module docs). Its pushes continue from
+    /// any earlier writer's, so the count the wipe reads never shrinks below what was
+    /// written.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     pub(crate) fn writer(&mut self) -> Writer<'_, V> {
-        self.pushed = 0;
         Writer { key: self }
     }
 }

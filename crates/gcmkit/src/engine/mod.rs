@@ -408,12 +408,12 @@ impl Kernels {
         }
         // A longer AAD through the hash update's batches first, so that each whole-message
         // entry point holds a block-at-a-time AAD loop, not a batched hash of its own.
-        let (mut a0, inline) = (0u128, aad);
+        let mut a0 = 0u128;
         let inline = if aad.len() > kernels::gcm_lean::AAD_INLINE {
             self.hash_update(h, &mut a0, aad);
-            &inline[..0]
+            &aad[..0]
         } else {
-            inline
+            aad
         };
         let n = aad.len();
         if decrypt {
