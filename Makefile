@@ -17,7 +17,7 @@ VENV = target/venv
 override PYTHON := $(abspath $(VENV))/bin/python
 VENV_PIP = $(PYTHON) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: venv provider-tools test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
+.PHONY: venv provider-tools test test-all test-targets doc-error-codes test-build test-build-rust release-checks lint lint-rustls lint-tools speed-guard test-deps test-rust test-stack code-size test-rustls test-aarch64 test-python python-wheel-installed test-provider provider bench-provider test-hw hw-synth wheel wheel-native wheel-deps test-publish msrv test-nostd test-wasm build run selftest fmt clippy bench bench-portable arm-counts bench-cli bench-derived bench-cycles bench-cold bench-footprint bench-batch-model bench-python bench-rustls paper-tables ct-check interop fuzz-smoke
 
 ## The fast tier: formatting and lints, the Rust suites on the engines this CPU has, the
 ## debug-profile stack check, the Python suite on the installed wheel, and the speed guard.
@@ -360,6 +360,14 @@ bench-cycles:
 ## of 1501 calls: docs/perf/cold-<cpu>.md. About 3 minutes.
 bench-cold:
 	cd bench && $(CARGO) run --release -- cold ../docs/perf
+
+## Cold-call footprint: the code and data lines (64 B) each cold cell's call touches,
+## counted exactly under valgrind's lackey, gcmkit (aesni) beside ring and aws-lc-rs on
+## 128-bit vectors (bench/footprint.py): what `make bench-cold` times on a noisy core.
+bench-footprint:
+	@command -v valgrind >/dev/null || scripts/apt-install.sh valgrind
+	cd bench && $(CARGO) build --release
+	python3 bench/footprint.py target/release/gcmkit-bench --table docs/perf/footprint.md
 
 ## The avx2 stitched AES-128-GCM batch written out by hand in variants
 ## (bench/batch-model/gen.py): what its multiplies, shuffles and memory accesses cost on

@@ -7,6 +7,11 @@
 //! Every candidate of a row is timed in turn, call by call, so a slow period hits all;
 //! the whole table is measured `ROUNDS` times and each cell keeps its lowest median (on
 //! this shared VM one round's medians moved by up to 2x). Writes `cold-<cpu>.md`.
+//!
+//! For iterating on a kernel (the report is then partial: write it elsewhere than
+//! docs/perf): `GCMKIT_BENCH_ONLY=AES-128-GCM,...` (algorithms), `GCMKIT_BENCH_SIZES=64,576`
+//! (bytes), `GCMKIT_BENCH_OPS=encrypt` or `decrypt`, `GCMKIT_COLD_ROUNDS=n`,
+//! `GCMKIT_COLD_EVICT=code` or `data` (evict only that).
 
 use crate::peers::{self, Alg, Op};
 use gcmkit::Engine;
@@ -24,6 +29,10 @@ type Row = (Alg, Op, usize, Vec<String>, Vec<f64>);
 struct CodeWalk {
     ptr: *mut u8,
     run: extern "C" fn(),
+    /// Whether `evict` runs the code walk, and walks the data (`GCMKIT_COLD_EVICT=code`
+    /// or `data` keeps one of the two, to tell their costs apart; both by default).
+    walk: bool,
+    data: bool,
 }
 
 impl CodeWalk {
@@ -57,9 +66,12 @@ impl CodeWalk {
                 libc::mprotect(p.cast(), EVICT, libc::PROT_READ | libc::PROT_EXEC),
                 0
             );
+            let only = std::env::var("GCMKIT_COLD_EVICT").unwrap_or_default();
             CodeWalk {
                 ptr: p,
                 run: std::mem::transmute::<*mut u8, extern "C" fn()>(p),
+                walk: only != "data",
+                data: only != "code",
             }
         }
     }
@@ -75,9 +87,12 @@ impl Drop for CodeWalk {
 /// Runs the code walk and reads and writes every line of `data`.
 fn evict(code: &CodeWalk, data: &mut [u8], round: u8) {
     #[cfg(target_arch = "x86_64")]
-    (code.run)();
+    if code.walk {
+        (code.run)();
+    }
     let mut acc = 0u8;
-    for line in data.chunks_mut(64) {
+    let lines = if code.data { data.len() } else { 0 };
+    for line in data[..lines].chunks_mut(64) {
         acc ^= line[0];
         line[0] = round;
     }
@@ -102,29 +117,54 @@ pub fn run(out_dir: &str, ghz: f64) {
     }
     let timer = median(&mut empty);
     let engine = Engine::best();
+    let list = |var: &str| -> Option<Vec<String>> {
+        std::env::var(var)
+            .ok()
+            .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+    };
+    let only = list("GCMKIT_BENCH_ONLY");
+    let ops = list("GCMKIT_BENCH_OPS");
+    let sizes: Vec<usize> = match list("GCMKIT_BENCH_SIZES") {
+        Some(l) => l.iter().filter_map(|s| s.parse().ok()).collect(),
+        None => SIZES.to_vec(),
+    };
+    let rounds = std::env::var("GCMKIT_COLD_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
+    let algs: Vec<Alg> = [
+        Alg::Aes128Gcm,
+        Alg::Aes256Gcm,
+        Alg::Aes128GcmSiv,
+        Alg::Aes256GcmSiv,
+    ]
+    .into_iter()
+    .filter(|a| {
+        only.as_ref()
+            .is_none_or(|o| o.iter().any(|n| n == a.name()))
+    })
+    .collect();
+    let ops: Vec<Op> = [Op::Encrypt, Op::Decrypt]
+        .into_iter()
+        .filter(|o| ops.as_ref().is_none_or(|l| l.iter().any(|n| n == o.name())))
+        .collect();
     let mut md = String::from("# Cold single calls\n\n");
     md.push_str(&format!(
         "{}\n\nCommand: `make bench-cold` (`cd bench && cargo run --release -- cold ../docs/perf`). \
          Before each timed call: 4 MiB of code run (NOPs) and 4 MiB of data read and written, so \
          that L1i, the op cache, L1d and L2 no longer hold the cipher. Median of {CALLS} single \
-         calls per cell, ns, the lowest of {ROUNDS} rounds, the timer's own median ({timer:.0} ns) subtracted; the candidates of a \
+         calls per cell, ns, the lowest of {rounds} rounds, the timer's own median ({timer:.0} ns) subtracted; the candidates of a \
          row alternate call by call. gcmkit on the engine it selects here ({}); 12-byte nonce, no \
          AAD, in place. The last column: gcmkit's time over the faster of ring and aws-lc-rs.\n\n",
         crate::clock::machine_line(ghz),
         engine.name()
     ));
-    let algs = [
-        Alg::Aes128Gcm,
-        Alg::Aes256Gcm,
-        Alg::Aes128GcmSiv,
-        Alg::Aes256GcmSiv,
-    ];
     let mut rows: Vec<Row> = Vec::new();
-    for round in 0..ROUNDS {
+    for round in 0..rounds {
         let mut i_row = 0;
-        for alg in algs {
-            for op in [Op::Encrypt, Op::Decrypt] {
-                for &size in SIZES {
+        for &alg in &algs {
+            for &op in &ops {
+                for &size in &sizes {
                     let mut cands = peers::candidates(alg, op, size, &[engine]);
                     // Warm once (first-touch page faults, lazy set-up), then cold calls.
                     for c in cands.iter_mut() {

@@ -16,6 +16,7 @@ mod clock;
 mod cold;
 mod cycles;
 mod derived;
+mod footprint;
 mod paper;
 mod peers;
 mod ports;
@@ -90,6 +91,10 @@ fn main() {
             args.get(2).map(String::as_str).unwrap_or("../docs/perf"),
             ghz,
         );
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some("footprint") {
+        footprint::run(&args[2..]);
         return;
     }
     if args.get(1).map(String::as_str) == Some("ports-memory") {

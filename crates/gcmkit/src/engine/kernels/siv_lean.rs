@@ -14,7 +14,8 @@
 //!   multiply, by doubling (`ghash::fill_key_powers`), while the key schedule runs.
 //! - **POLYVAL** is `gcm_lean`'s GHASH body without the byte reversal (its blocks and
 //!   H are already POLYVAL elements; `int_form`): batches of B blocks, one reduction
-//!   each, the tail one vector at a time with the length block in its one reduction.
+//!   each, the tail one vector at a time with the length block in its one reduction;
+//!   the AAD one vector at a time, in runs of the key's powers.
 //! - **Counter mode** is `gcm_lean`'s with the 32-bit counter little-endian in the first
 //!   word (already integer form: no byte reversal), from the tag with bit 127 set.
 //! - **Encryption**: POLYVAL of AAD, plaintext and lengths; TAG = AES(K_enc, S), S the
@@ -119,9 +120,12 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
     let mut extra = [[0u8; 16]; 4];
     let k = RoundRegs::<V>::from_keys(cpu, &ek, &mut extra);
     let lengths = length_block::<V::Block>(bc, aad.len(), len);
+    // The AAD one vector at a time, in runs of as many blocks as the key has powers, each
+    // with one reduction (`hash` without batches): a second copy of the batch loop here
+    // was a kilobyte of each entry point for what is mostly a short header.
     let mut a = V::Block::zero(bc);
-    if !aad.is_empty() {
-        a = hash::<V, N, true>(cpu, key, a, aad, None);
+    for piece in aad.chunks(16 * key.count) {
+        a = hash::<V, 0, true>(cpu, key, a, piece, None);
     }
     // The first counter block: a tag with bit 127 set.
     let top = V::Block::from_u128(bc, siv::first_counter_u128(0));

@@ -212,38 +212,53 @@ impl Simd for Ymm {
         // SAFETY: `self` carries the avx2 token (AVX detected), which `pin256` needs.
         Ymm(unsafe { pin256(self.0) }, self.1)
     }
-    /// Part by part: the first 16 bytes by one load when there are 16, the rest (or all)
-    /// in general-purpose registers (`Xmm`'s), never reading past `src`. The default's
-    /// copy through a stack buffer was a `memset` and a `memcpy` call per partial vector:
-    /// a short message's last block, a TLS record's AAD (docs/tuning.md: Ymm::load_partial).
+    /// Part by part: the first 16 bytes by one load when there are 16, the partial block
+    /// (the rest, or all) in general-purpose registers (`Xmm`'s), never reading past
+    /// `src`. The default's copy through a stack buffer was a `memset` and a `memcpy` call
+    /// per partial vector: a short message's last block, a TLS record's AAD (docs/tuning.md:
+    /// Ymm::load_partial). One partial read for either half, so each call site holds one
+    /// copy of it.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn load_partial(cpu: avx2::Cpu, src: &[u8]) -> Self {
         debug_assert!(src.len() < 32);
         let bc: aesni::Cpu = cpu.into();
-        if src.len() < 16 {
-            return Self::from_lane0(cpu, Xmm::load_partial(bc, src));
+        let whole = src.len() >= 16;
+        let part = Xmm::load_partial(bc, &src[if whole { 16 } else { 0 }..]);
+        if !whole {
+            return Self::from_lane0(cpu, part);
         }
-        let (lo, hi) = (Xmm::load(bc, src), Xmm::load_partial(bc, &src[16..]));
+        let lo = Xmm::load(bc, src);
         // SAFETY: `cpu` proves AVX2.
         Ymm(
-            unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo.0), hi.0) },
+            unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo.0), part.0) },
             cpu,
         )
     }
     /// As [`Self::load_partial`]: the first 16 bytes by one store when there are 16, the
-    /// rest in general-purpose registers.
+    /// partial block in general-purpose registers, one copy of it.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
     fn store_partial(self, dst: &mut [u8]) {
         debug_assert!(dst.len() < 32);
         let lo = self.lane0();
-        if dst.len() < 16 {
-            lo.store_partial(dst);
-            return;
+        let whole = dst.len() >= 16;
+        let part = if whole {
+            lo.store(dst);
+            // SAFETY: `self` carries the avx2 token (AVX2 detected).
+            Xmm(unsafe { _mm256_extracti128_si256::<1>(self.0) }, lo.1)
+        } else {
+            lo
+        };
+        part.store_partial(&mut dst[if whole { 16 } else { 0 }..]);
+    }
+    /// Fewer than two elements: the one (lane 0) or none, by a 16-byte load, not a partial
+    /// read.
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    fn load_elems_partial(cpu: avx2::Cpu, src: &[u128]) -> Self {
+        debug_assert!(src.len() < 2);
+        match src.first() {
+            Some(x) => Self::from_lane0(cpu, Xmm::load_elems(cpu.into(), core::slice::from_ref(x))),
+            None => Self::zero(cpu),
         }
-        lo.store(dst);
-        // SAFETY: `self` carries the avx2 token (AVX2 detected).
-        let hi = Xmm(unsafe { _mm256_extracti128_si256::<1>(self.0) }, lo.1);
-        hi.store_partial(&mut dst[16..]);
     }
     crate::engine::simd::from_token! {
         splat_dword0(n: i32) => _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n);
