@@ -9,7 +9,12 @@
 //! made AES-256-GCM-SIV faster (docs/tuning.md: MessageKey). The long-term `HashKey`
 //! (AES-GCM's key object, made once) keeps its own construction and wipe.
 //!
-//! The storage is a `MaybeUninit<HashKey>`. [`Writer`] is the only way to write it: it
+//! The storage is a `MaybeUninit<HashKey>` ([`KeyStorage`], 64-byte aligned), declared
+//! by the kernel and borrowed by the [`MessageKey`] that writes and wipes it, so the
+//! kilobyte never moves: built as one value (the storage with the count and token) and
+//! moved into its place, it was copied by a `memcpy` call of the whole uninitialized
+//! kilobyte, 16 lines of stack read and 16 written on each message (docs/tuning.md:
+//! `KeyStorage`). [`Writer`] is the only way to write it: it
 //! stores the power vectors from the top of the descending table down, reads back only
 //! vectors it has stored, and hands out `&HashKey` only from [`Writer::finish`], after
 //! zeroing the vectors below the last power and writing `count` and the flavor, so
@@ -23,20 +28,33 @@ use crate::field::{Flavor, HashKey, POWERS};
 use core::mem::{align_of, size_of, MaybeUninit};
 use core::sync::atomic::{compiler_fence, Ordering};
 
-/// Storage for one per-message `HashKey` of engine vector type `V`, wiped on drop.
-/// Aligned to 64 bytes, so that the writer's vector stores fall on their own alignment.
+/// Storage for one per-message `HashKey`, uninitialized, aligned to 64 bytes so that
+/// the writer's vector stores fall on their own alignment. Declared where it is used and
+/// never moved once a [`MessageKey`] borrows it.
 #[repr(C, align(64))]
-pub(crate) struct MessageKey<V: Simd> {
-    key: MaybeUninit<HashKey>,
+pub(crate) struct KeyStorage(MaybeUninit<HashKey>);
+
+impl KeyStorage {
+    /// Unwritten storage (no stores: nothing is zero-filled).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn uninit() -> Self {
+        KeyStorage(MaybeUninit::uninit())
+    }
+}
+
+/// One per-message `HashKey` of engine vector type `V` in a borrowed [`KeyStorage`],
+/// wiped on drop.
+pub(crate) struct MessageKey<'s, V: Simd> {
+    key: &'s mut MaybeUninit<HashKey>,
     cpu: V::Cpu,
     /// Vectors of powers written by `Writer::push` (each in `desc` and in `kara`).
     pushed: usize,
 }
 
-impl<V: Simd> MessageKey<V> {
-    /// Unwritten storage (no stores: nothing is zero-filled).
+impl<'s, V: Simd> MessageKey<'s, V> {
+    /// The key of `storage`, unwritten (no stores: nothing is zero-filled).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn new(cpu: V::Cpu) -> Self {
+    pub(crate) fn new(cpu: V::Cpu, storage: &'s mut KeyStorage) -> Self {
         const {
             // The wipe's stores: `V`s at multiples of its size from the 64-aligned start,
             // then 16-byte blocks; both tile the key exactly.
@@ -47,7 +65,7 @@ impl<V: Simd> MessageKey<V> {
             assert!(POWERS.is_multiple_of(V::LANES));
         }
         MessageKey {
-            key: MaybeUninit::uninit(),
+            key: &mut storage.0,
             cpu,
             pushed: 0,
         }
@@ -57,12 +75,12 @@ impl<V: Simd> MessageKey<V> {
     /// any earlier writer's, so the count the wipe reads never shrinks below what was
     /// written.
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-    pub(crate) fn writer(&mut self) -> Writer<'_, V> {
+    pub(crate) fn writer(&mut self) -> Writer<'_, 's, V> {
         Writer { key: self }
     }
 }
 
-impl<V: Simd> Drop for MessageKey<V> {
+impl<V: Simd> Drop for MessageKey<'_, V> {
     /// Zeroes the pushed vectors of both tables with volatile stores, a `V` each where
     /// its place is aligned to `V` (with the storage 64-byte aligned and the tables at
     /// multiples of 64 bytes in the key, every place is), else 16 bytes at a time; then a
@@ -102,11 +120,11 @@ impl<V: Simd> Drop for MessageKey<V> {
 /// Writes a [`MessageKey`]'s descending table one vector of `V::LANES` powers at a time:
 /// vector j covers `desc[POWERS - LANES·(j + 1)..]` (lane 0 the highest power), with its
 /// Karatsuba helper at the same place in `kara`.
-pub(crate) struct Writer<'a, V: Simd> {
-    key: &'a mut MessageKey<V>,
+pub(crate) struct Writer<'a, 's, V: Simd> {
+    key: &'a mut MessageKey<'s, V>,
 }
 
-impl<'a, V: Simd> Writer<'a, V> {
+impl<'a, 's, V: Simd> Writer<'a, 's, V> {
     /// Vectors in a full table.
     const VECTORS: usize = POWERS / V::LANES;
 
@@ -139,6 +157,16 @@ impl<'a, V: Simd> Writer<'a, V> {
         }
     }
 
+    /// Vector `j` of `desc`, one of those pushed (the doubling's sources).
+    #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
+    pub(crate) fn get(&mut self, j: usize) -> V {
+        assert!(j < self.key.pushed && j < Self::VECTORS);
+        let (desc, _) = self.tables();
+        // SAFETY: `j < VECTORS`, so `at(j) + LANES <= POWERS`: 16·LANES bytes inside
+        // `desc`, written by `push` (j < pushed: every pushed vector was stored whole).
+        unsafe { V::load_ptr(self.key.cpu, desc.add(Self::at(j)).cast()) }
+    }
+
     /// Appends the next vector of powers (the first holds H^LANES..H^1), and its Karatsuba
     /// helper (hi64 xor lo64 in both halves of each lane).
     #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
@@ -164,7 +192,7 @@ impl<'a, V: Simd> Writer<'a, V> {
             (&raw mut (*p).count).write(count);
             (&raw mut (*p).flavor).write(flavor);
         }
-        let key: &'a mut MessageKey<V> = self.key;
+        let key: &'a mut MessageKey<'s, V> = self.key;
         // SAFETY: every field is written: `desc` and `kara` in full (vectors 0..pushed by
         // `push`, the rest zero just above, VECTORS·LANES = POWERS elements), `count` and
         // `flavor` just above.

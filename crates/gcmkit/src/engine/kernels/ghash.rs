@@ -112,15 +112,15 @@ pub(super) const FILL_VECTORS: usize = 16;
 /// powers of a 512-bit batch that is 3 single-block multiplies and 7 wide ones instead of
 /// 31 single-block ones, which AES-GCM-SIV pays per message (its key changes with the
 /// nonce). Each vector is stored where the table wants it, in one store (`MessageKey`:
-/// nothing zero-filled first); the doubling steps take every vector from its register.
+/// nothing zero-filled first); the doubling steps read their sources back from it.
 #[cfg_attr(not(any(gcmkit_o0, test)), inline(always))]
-pub(super) fn fill_key_powers<V: Simd>(
+pub(super) fn fill_key_powers<'a, V: Simd>(
     cpu: V::Cpu,
     h: V::Block,
     count: usize,
     flavor: Flavor,
-    key: &mut MessageKey<V>,
-) -> &HashKey {
+    key: &'a mut MessageKey<'_, V>,
+) -> &'a HashKey {
     let l = V::LANES;
     let m = (count.clamp(l, POWERS) / l).min(FILL_VECTORS);
     let mut first = [h; 4];
@@ -138,32 +138,22 @@ pub(super) fn fill_key_powers<V: Simd>(
         let mask = V::load_elems(cpu, &LANE_MASKS[LANE_MASK_AT - k..]);
         v0 = v0.or(V::broadcast(cpu, first[l - 1 - k]).and(mask));
     }
-    // The vectors in a fixed-size array with constant indices (the loops unroll), so they
-    // stay in registers: with a run-time vector count the doubling was a loop of index
-    // arithmetic and bounds checks around each multiply, reading vectors back from the
-    // table (a `gdb` trace of a 1 KiB AES-256-GCM-SIV encryption on avx512: 62 integer
-    // instructions and 15 vector loads fewer; integer ALU operations share ports with
-    // the vector ones).
-    let mut v = [v0; FILL_VECTORS];
-    // (No steps past a full table's vectors: the bound is a constant per backend.)
-    for step in 0..FILL_VECTORS.min(POWERS / l).ilog2() {
-        let have = 1 << step;
-        if have >= m {
-            break;
-        }
-        // The newest vector's lane 0 is the highest power so far, H^(have·L).
-        let top = V::broadcast(cpu, v[have - 1].lane0());
-        for j in 0..have {
-            if have + j < m {
-                v[have + j] = mul_lanes(v[j], top);
-            }
-        }
-    }
+    // The doubling as loops, each new vector pushed and its sources read back from the
+    // table (`Writer::get`, store-forwarded): unrolled over a fixed array of registers it
+    // was the largest part of the AES-GCM-SIV entry points on a cold call's path, up to
+    // 15 inlined multiplies (docs/tuning.md: `fill_key_powers` doubling as loops).
     let mut table = key.writer();
-    for (j, x) in v.iter().enumerate() {
-        if j < m {
-            table.push(*x);
+    table.push(v0);
+    let mut have = 1;
+    while have < m {
+        // The newest vector's lane 0 is the highest power so far, H^(have·L).
+        let top = V::broadcast(cpu, table.get(have - 1).lane0());
+        let n = have.min(m - have);
+        for j in 0..n {
+            let x = mul_lanes(table.get(j), top);
+            table.push(x);
         }
+        have += n;
     }
     wipe_vectors(&mut first);
     table.finish(flavor)

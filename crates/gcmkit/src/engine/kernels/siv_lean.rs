@@ -28,7 +28,7 @@
 //! Every per-message secret that goes to memory is wiped: the table of powers
 //! (`MessageKey`, on drop) and AES-192/256's extra round keys ([`whole`]).
 
-use super::super::message_key::MessageKey;
+use super::super::message_key::{KeyStorage, MessageKey};
 use super::super::simd::Simd;
 use super::aes::{aes_n, Keys};
 use super::gcm_lean::{crypt, ctr, hash, product, Counters, RoundRegs};
@@ -115,7 +115,8 @@ fn whole<V: Simd, const N: usize, const DECRYPT: bool>(
         ));
     }
     let (h, ek) = derive::<V>(cpu, kgk, nonce, !DECRYPT || V::LANES < 4)?;
-    let mut storage = MessageKey::<V>::new(cpu);
+    let mut table = KeyStorage::uninit();
+    let mut storage = MessageKey::<V>::new(cpu, &mut table);
     let key = fill_key_powers::<V>(cpu, h, count, Flavor::Polyval, &mut storage);
     let mut extra = [[0u8; 16]; 4];
     let k = RoundRegs::<V>::from_keys(cpu, &ek, &mut extra);
