@@ -460,7 +460,7 @@ mod tests {
 
     #[test]
     fn partial_blocks_at_every_length() {
-        let src: [u8; 16] = core::array::from_fn(|i| 0xa0 ^ (17 * i as u8 + 1));
+        let src: [u8; 16] = core::array::from_fn(|i| 0xa0 ^ (17 * i as u8).wrapping_add(1));
         for n in 0..16 {
             let mut want = [0u8; 16];
             want[..n].copy_from_slice(&src[..n]);
