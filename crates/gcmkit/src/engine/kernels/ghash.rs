@@ -125,12 +125,10 @@ pub(super) fn fill_key_powers<'a, V: Simd>(
     let m = (count.clamp(l, POWERS) / l).min(FILL_VECTORS);
     let mut first = [h; 4];
     powers(h, l, &mut first);
-    // Each vector's Karatsuba helper and the next step's broadcast (the newest vector's
-    // lane 0, its highest power) from the register that computed it, not reloaded from
-    // the table: the hash's first product waits for the highest vector and its helper,
-    // so each reload was a store-to-load round trip on AES-GCM-SIV's per-message chain.
-    // Vector 0 is assembled in registers too (lane k = H^(L-k), each block broadcast and
-    // masked to its lane) and stored whole.
+    // Each vector's Karatsuba helper from the register that computed it (`push`), not
+    // reloaded from the table: the hash's first product waits for the highest vector and
+    // its helper. Vector 0 is assembled in registers (lane k = H^(L-k), each block
+    // broadcast and masked to its lane) and stored whole.
     // (A loop, not `fold` with a closure: the closure has no target features, so its
     // intrinsics inline only if `fold` itself does.)
     let mut v0 = V::zero(cpu);
