@@ -29,10 +29,6 @@ type Row = (Alg, Op, usize, Vec<String>, Vec<f64>);
 struct CodeWalk {
     ptr: *mut u8,
     run: extern "C" fn(),
-    /// Whether `evict` runs the code walk, and walks the data (`GCMKIT_COLD_EVICT=code`
-    /// or `data` keeps one of the two, to tell their costs apart; both by default).
-    walk: bool,
-    data: bool,
 }
 
 impl CodeWalk {
@@ -66,12 +62,9 @@ impl CodeWalk {
                 libc::mprotect(p.cast(), EVICT, libc::PROT_READ | libc::PROT_EXEC),
                 0
             );
-            let only = std::env::var("GCMKIT_COLD_EVICT").unwrap_or_default();
             CodeWalk {
                 ptr: p,
                 run: std::mem::transmute::<*mut u8, extern "C" fn()>(p),
-                walk: only != "data",
-                data: only != "code",
             }
         }
     }
@@ -84,15 +77,14 @@ impl Drop for CodeWalk {
     }
 }
 
-/// Runs the code walk and reads and writes every line of `data`.
-fn evict(code: &CodeWalk, data: &mut [u8], round: u8) {
+/// Runs the code walk (if any) and reads and writes every line of `data` (empty: none).
+fn evict(code: Option<&CodeWalk>, data: &mut [u8], round: u8) {
     #[cfg(target_arch = "x86_64")]
-    if code.walk {
+    if let Some(code) = code {
         (code.run)();
     }
     let mut acc = 0u8;
-    let lines = if code.data { data.len() } else { 0 };
-    for line in data[..lines].chunks_mut(64) {
+    for line in data.chunks_mut(64) {
         acc ^= line[0];
         line[0] = round;
     }
@@ -105,12 +97,15 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 pub fn run(out_dir: &str, ghz: f64) {
-    let code = CodeWalk::new();
-    let mut data = vec![0u8; EVICT];
+    // `GCMKIT_COLD_EVICT=code` or `data` evicts only that one, to tell their costs apart.
+    let only = std::env::var("GCMKIT_COLD_EVICT").unwrap_or_default();
+    let walk = CodeWalk::new();
+    let code = (only != "data").then_some(&walk);
+    let mut data = vec![0u8; if only == "code" { 0 } else { EVICT }];
     // The timer's own cost: empty timings, cold like the others.
     let mut empty = Vec::with_capacity(CALLS);
     for i in 0..CALLS {
-        evict(&code, &mut data, i as u8);
+        evict(code, &mut data, i as u8);
         let t = Instant::now();
         std::hint::black_box(());
         empty.push(t.elapsed().as_nanos() as f64);
@@ -173,7 +168,7 @@ pub fn run(out_dir: &str, ghz: f64) {
                     let mut times = vec![Vec::with_capacity(CALLS); cands.len()];
                     for i in 0..CALLS {
                         for (c, t) in cands.iter_mut().zip(times.iter_mut()) {
-                            evict(&code, &mut data, i as u8);
+                            evict(code, &mut data, i as u8);
                             let start = Instant::now();
                             (c.run)();
                             t.push((start.elapsed().as_nanos() as f64 - timer).max(0.0));

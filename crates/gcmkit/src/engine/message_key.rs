@@ -12,9 +12,8 @@
 //! The storage is a `MaybeUninit<HashKey>` ([`KeyStorage`], 64-byte aligned), declared
 //! by the kernel and borrowed by the [`MessageKey`] that writes and wipes it, so the
 //! kilobyte never moves: built as one value (the storage with the count and token) and
-//! moved into its place, it was copied by a `memcpy` call of the whole uninitialized
-//! kilobyte, 16 lines of stack read and 16 written on each message (docs/tuning.md:
-//! `KeyStorage`). [`Writer`] is the only way to write it: it
+//! moved into its place, it was zero-filled by a `memset` call of 1,048 bytes on each
+//! message, 16 lines of stack written (docs/tuning.md: `KeyStorage`). [`Writer`] is the only way to write it: it
 //! stores the power vectors from the top of the descending table down, reads back only
 //! vectors it has stored, and hands out `&HashKey` only from [`Writer::finish`], after
 //! zeroing the vectors below the last power and writing `count` and the flavor, so
