@@ -6,7 +6,9 @@
 //! single calls, ns, with the timer's own cost (the median of empty timings) subtracted.
 //! Every candidate of a row is timed in turn, call by call, so a slow period hits all;
 //! the whole table is measured `ROUNDS` times and each cell keeps its lowest median (on
-//! this shared VM one round's medians moved by up to 2x). Writes `cold-<cpu>.md`.
+//! this shared VM one round's medians moved by up to 2x). Beside gcmkit's ratio to the
+//! faster peer the report gives that ratio's range over the rounds: the spread a verdict
+//! on one cell must stand above. Writes `cold-<cpu>.md`.
 //!
 //! For iterating on a kernel (the report is then partial: write it elsewhere than
 //! docs/perf): `GCMKIT_BENCH_ONLY=AES-128-GCM,...` (algorithms), `GCMKIT_BENCH_SIZES=64,576`
@@ -22,8 +24,9 @@ const CALLS: usize = 1501;
 const EVICT: usize = 4 << 20;
 const ROUNDS: usize = 3;
 
-/// A table row: algorithm, direction, size, the candidates' names and their medians.
-type Row = (Alg, Op, usize, Vec<String>, Vec<f64>);
+/// A table row: algorithm, direction, size, the candidates' names, their lowest medians
+/// and each round's gcmkit over the faster peer.
+type Row = (Alg, Op, usize, Vec<String>, Vec<f64>, Vec<f64>);
 
 /// 4 MiB of NOPs ending in `ret`, executable: calling it walks that much code.
 struct CodeWalk {
@@ -91,6 +94,19 @@ fn evict(code: Option<&CodeWalk>, data: &mut [u8], round: u8) {
     std::hint::black_box(acc);
 }
 
+/// gcmkit's time over the faster of ring and aws-lc-rs, from the candidates' `times`.
+fn over_best_peer(names: &[String], times: &[f64]) -> f64 {
+    let of = |pred: &dyn Fn(&str) -> bool| {
+        names
+            .iter()
+            .zip(times)
+            .filter(|(n, _)| pred(n))
+            .map(|(_, m)| *m)
+            .fold(f64::INFINITY, f64::min)
+    };
+    of(&|n| n.starts_with("gcmkit")) / of(&|n| n == "ring" || n == "aws-lc-rs")
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -150,7 +166,10 @@ pub fn run(out_dir: &str, ghz: f64) {
          that L1i, the op cache, L1d and L2 no longer hold the cipher. Median of {CALLS} single \
          calls per cell, ns, the lowest of {rounds} rounds, the timer's own median ({timer:.0} ns) subtracted; the candidates of a \
          row alternate call by call. gcmkit on the engine it selects here ({}); 12-byte nonce, no \
-         AAD, in place. The last column: gcmkit's time over the faster of ring and aws-lc-rs.\n\n",
+         AAD, in place. Last columns: gcmkit's time over the faster of ring and aws-lc-rs, \
+         from the table's medians, then the same ratio in each round, lowest-highest (the \
+         spread of the measurement: on a shared VM a cell of the same code moves by 10-30 % \
+         between rounds).\n\n",
         crate::clock::machine_line(ghz),
         engine.name()
     ));
@@ -187,14 +206,16 @@ pub fn run(out_dir: &str, ghz: f64) {
                         op.name(),
                         cells.join(" ")
                     );
+                    let names: Vec<String> = cands.iter().map(|c| c.name.clone()).collect();
+                    let ratio = over_best_peer(&names, &med);
                     if round == 0 {
-                        let names = cands.iter().map(|c| c.name.clone()).collect();
-                        rows.push((alg, op, size, names, med));
+                        rows.push((alg, op, size, names, med, vec![ratio]));
                     } else {
-                        let best = &mut rows[i_row].4;
-                        for (b, m) in best.iter_mut().zip(&med) {
+                        let row = &mut rows[i_row];
+                        for (b, m) in row.4.iter_mut().zip(&med) {
                             *b = b.min(*m);
                         }
+                        row.5.push(ratio);
                     }
                     i_row += 1;
                 }
@@ -202,34 +223,29 @@ pub fn run(out_dir: &str, ghz: f64) {
         }
     }
     let mut last: Option<(Alg, Op)> = None;
-    for (alg, op, size, names, med) in &rows {
+    for (alg, op, size, names, med, ratios) in &rows {
         if last != Some((*alg, *op)) {
             md.push_str(&format!("\n## {} {}\n\n| size |", alg.name(), op.name()));
             for n in names {
                 md.push_str(&format!(" {n} |"));
             }
-            md.push_str(" gcmkit / best peer |\n|---|");
-            for _ in 0..=names.len() {
+            md.push_str(" gcmkit / best peer | each round's |\n|---|");
+            for _ in 0..names.len() + 2 {
                 md.push_str("---|");
             }
             md.push('\n');
             last = Some((*alg, *op));
         }
-        let of = |pred: &dyn Fn(&str) -> bool| {
-            names
-                .iter()
-                .zip(med)
-                .filter(|(n, _)| pred(n))
-                .map(|(_, m)| *m)
-                .fold(f64::INFINITY, f64::min)
-        };
-        let gcmkit = of(&|n| n.starts_with("gcmkit"));
-        let peer = of(&|n| n == "ring" || n == "aws-lc-rs");
         md.push_str(&format!("| {size} B |"));
         for m in med {
             md.push_str(&format!(" {m:.0} |"));
         }
-        md.push_str(&format!(" {:.2} |\n", gcmkit / peer));
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(0.0, f64::max);
+        md.push_str(&format!(
+            " {:.2} | {lo:.2}-{hi:.2} |\n",
+            over_best_peer(names, med)
+        ));
     }
     let path = format!("{out_dir}/cold-{}.md", crate::clock::cpu_tag());
     std::fs::write(&path, md).expect("write the cold report");
