@@ -128,14 +128,9 @@ pub fn run(out_dir: &str, ghz: f64) {
     }
     let timer = median(&mut empty);
     let engine = Engine::best();
-    let list = |var: &str| -> Option<Vec<String>> {
-        std::env::var(var)
-            .ok()
-            .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
-    };
-    let only = list("GCMKIT_BENCH_ONLY");
-    let ops = list("GCMKIT_BENCH_OPS");
-    let sizes: Vec<usize> = match list("GCMKIT_BENCH_SIZES") {
+    let only = crate::env_list("GCMKIT_BENCH_ONLY");
+    let ops = crate::env_list("GCMKIT_BENCH_OPS");
+    let sizes: Vec<usize> = match crate::env_list("GCMKIT_BENCH_SIZES") {
         Some(l) => l.iter().filter_map(|s| s.parse().ok()).collect(),
         None => SIZES.to_vec(),
     };

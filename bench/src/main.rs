@@ -74,6 +74,15 @@ struct Row {
     results: Vec<(String, f64)>,
 }
 
+/// A comma-separated list from the environment variable `var` (the bench's row filters:
+/// `GCMKIT_BENCH_ONLY`, `GCMKIT_BENCH_SIZES`, `GCMKIT_BENCH_OPS`), items trimmed; `None`
+/// when it is not set.
+pub(crate) fn env_list(var: &str) -> Option<Vec<String>> {
+    std::env::var(var)
+        .ok()
+        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     // The report modes: each writes its own file into the output folder.
@@ -125,10 +134,8 @@ fn main() {
     let ghz = clock::measure_ghz();
     eprintln!("core clock: {ghz:.2} GHz (dependent-add chain)");
     let engines: Vec<gcmkit::Engine> = gcmkit::Engine::supported().collect();
-    let sizes: Vec<usize> = if let Ok(list) = std::env::var("GCMKIT_BENCH_SIZES") {
-        list.split(',')
-            .filter_map(|s| s.trim().parse().ok())
-            .collect()
+    let sizes: Vec<usize> = if let Some(list) = env_list("GCMKIT_BENCH_SIZES") {
+        list.iter().filter_map(|s| s.parse().ok()).collect()
     } else if quick {
         vec![16, 1500, 16384]
     } else {
@@ -136,9 +143,7 @@ fn main() {
     };
     // GCMKIT_BENCH_ONLY=AES-128-GCM,AES-128-CTR: just those rows (for iterating on a
     // kernel; the report is then partial, so write it somewhere else than docs/perf).
-    let only: Option<Vec<String>> = std::env::var("GCMKIT_BENCH_ONLY")
-        .ok()
-        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect());
+    let only = env_list("GCMKIT_BENCH_ONLY");
 
     let mut rows = Vec::new();
     for alg in Alg::ALL {
